@@ -1,0 +1,68 @@
+/**
+ * The service's configuration, read from process.env once into a frozen object (D22). Nothing else reads env.
+ */
+import path from 'node:path';
+
+export interface Config {
+  readonly definitionsDir: string;
+  readonly definitionsS3?: string;
+  readonly databaseUrl?: string;
+  /** DATABASE_URL_<NAME> variables, keyed by NAME as written. */
+  readonly databaseUrls: Readonly<Record<string, string>>;
+  readonly connectTimeoutMs: number;
+  readonly statementTimeoutMs: number;
+  /** Connections per database and container: 1-2 on Lambda (one request at a time), more locally. */
+  readonly poolSize: number;
+  readonly maxBodyBytes: number;
+  readonly maxResultBytes: number;
+}
+
+function positiveInt(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n <= 0) throw new Error(`${name} must be a positive integer, got "${raw}"`);
+  return n;
+}
+
+export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const databaseUrls: Record<string, string> = {};
+  for (const [key, value] of Object.entries(env)) {
+    if (key.startsWith('DATABASE_URL_') && value) databaseUrls[key.slice('DATABASE_URL_'.length)] = value;
+  }
+  const onLambda = Boolean(env.AWS_LAMBDA_FUNCTION_NAME) && !env.IS_OFFLINE;
+  return Object.freeze({
+    definitionsDir: path.resolve(env.DEFINITIONS_DIR || defaultDefinitionsDir()),
+    definitionsS3: env.DEFINITIONS_S3 || undefined,
+    databaseUrl: env.DATABASE_URL || undefined,
+    databaseUrls: Object.freeze(databaseUrls),
+    connectTimeoutMs: positiveInt(env, 'DB_CONNECT_TIMEOUT_MS', 3000),
+    statementTimeoutMs: positiveInt(env, 'DB_STATEMENT_TIMEOUT_MS', 20000),
+    poolSize: positiveInt(env, 'DB_POOL_SIZE', onLambda ? 2 : 5),
+    maxBodyBytes: positiveInt(env, 'MAX_BODY_BYTES', 5 * 1024 * 1024),
+    maxResultBytes: positiveInt(env, 'MAX_RESULT_BYTES', 5 * 1024 * 1024),
+  });
+}
+
+/**
+ * The bundled definitions folder: beside the project root in a checkout, or `definitions/` in the Lambda
+ * package (serverless.yml includes it), which is the task root.
+ */
+function defaultDefinitionsDir(): string {
+  return process.env.LAMBDA_TASK_ROOT
+    ? path.join(process.env.LAMBDA_TASK_ROOT, 'definitions')
+    : path.resolve(__dirname, '..', 'definitions');
+}
+
+let cached: Config | undefined;
+
+/** The process-wide configuration, read on first use. */
+export function config(): Config {
+  cached ??= readConfig();
+  return cached;
+}
+
+/** For tests that change the environment between cases. */
+export function resetConfig(): void {
+  cached = undefined;
+}

@@ -1,0 +1,204 @@
+/**
+ * D4 on PostgreSQL: the query's columns come from the RowDescription of `<query> LIMIT 0` (table oid and
+ * attribute number of every column, 0 for expressions); tables, keys, generated columns and foreign keys from
+ * pg_catalog. Runs once per resource and container; the caller caches the result.
+ */
+import type postgres from 'postgres';
+import { classifyDbError } from './classify-error';
+import type { CatalogColumn, CatalogTable, Executor, QueryCatalog, QueryColumn } from './types';
+import { postgresValueType } from './value-types';
+
+interface AttributeRow {
+  rel: string;
+  attnum: string;
+  attname: string;
+  dbtype: string;
+  typid: string;
+  nullable: boolean;
+  generated: boolean;
+  readonly: boolean;
+}
+
+interface RelationRow {
+  rel: string;
+  schema: string;
+  table: string;
+}
+
+export async function describePostgres(
+  db: Executor,
+  sql: postgres.Sql,
+  query: string,
+  tableNames: readonly string[],
+): Promise<QueryCatalog> {
+  const probe = { text: `${query}\nLIMIT 0`, params: [] };
+  // postgres.js exposes the RowDescription (table oid, attnum, type) only on its own result objects
+  const described = await sql.unsafe(probe.text).catch((error: unknown) => {
+    throw classifyDbError('postgres', error, probe);
+  });
+  const resultColumns = described.columns ?? [];
+  const declared = await resolveDeclared(db, tableNames);
+  const relIds = [
+    ...new Set([
+      ...Object.values(declared)
+        .filter((r): r is RelationRow => r !== null)
+        .map((r) => r.rel),
+      ...resultColumns.filter((c) => c.table !== 0).map((c) => String(c.table)),
+    ]),
+  ];
+  const relations = await loadRelations(db, relIds);
+  const attributes = await loadAttributes(db, relIds);
+  const keys = await loadConstraints(db, relIds, attributes, relations);
+  const typeNames = await loadTypeNames(
+    db,
+    resultColumns.map((c) => c.type),
+  );
+  const columns = resultColumns.map((c): QueryColumn => {
+    const attribute = attributes.find((a) => a.rel === String(c.table) && a.attnum === String(c.number));
+    const relation = relations.get(String(c.table));
+    return {
+      label: c.name,
+      schema: relation?.schema ?? null,
+      table: attribute && relation ? relation.table : null,
+      column: attribute?.attname ?? null,
+      dbType: attribute?.dbtype ?? typeNames.get(c.type) ?? `oid ${c.type}`,
+      type: postgresValueType(c.type),
+    };
+  });
+  const tables: Record<string, CatalogTable | null> = {};
+  for (const name of tableNames) {
+    const rel = declared[name];
+    tables[name] = rel ? buildTable(rel, attributes, keys) : null;
+  }
+  return { columns, tables };
+}
+
+async function resolveDeclared(db: Executor, names: readonly string[]): Promise<Record<string, RelationRow | null>> {
+  if (names.length === 0) return {};
+  const values = names.map((_, i) => `($${i + 1}::text, ${i})`).join(', ');
+  const { rows } = await db.run({
+    text: `SELECT d.name, c.oid::int8 AS rel, n.nspname AS schema, c.relname AS table FROM (VALUES ${values}) AS d(name, i)
+ LEFT JOIN pg_class c ON c.oid = to_regclass(d.name) LEFT JOIN pg_namespace n ON n.oid = c.relnamespace ORDER BY d.i`,
+    params: names,
+  });
+  const out: Record<string, RelationRow | null> = {};
+  for (const row of rows) {
+    out[String(row.name)] =
+      row.rel === null ? null : { rel: String(row.rel), schema: String(row.schema), table: String(row.table) };
+  }
+  return out;
+}
+
+function oidList(relIds: readonly string[]): string {
+  return relIds.map((_, i) => `$${i + 1}::oid`).join(', ');
+}
+
+async function loadRelations(db: Executor, relIds: readonly string[]): Promise<Map<string, RelationRow>> {
+  if (relIds.length === 0) return new Map();
+  const { rows } = await db.run({
+    text: `SELECT c.oid::int8 AS rel, n.nspname AS schema, c.relname AS table FROM pg_class c
+ JOIN pg_namespace n ON n.oid = c.relnamespace WHERE c.oid IN (${oidList(relIds)})`,
+    params: relIds,
+  });
+  return new Map(
+    rows.map((r) => [String(r.rel), { rel: String(r.rel), schema: String(r.schema), table: String(r.table) }]),
+  );
+}
+
+async function loadAttributes(db: Executor, relIds: readonly string[]): Promise<AttributeRow[]> {
+  if (relIds.length === 0) return [];
+  const { rows } = await db.run({
+    text: `SELECT a.attrelid::int8 AS rel, a.attnum::int8 AS attnum, a.attname, format_type(a.atttypid, a.atttypmod) AS dbtype,
+ a.atttypid::int8 AS typid, NOT a.attnotnull AS nullable,
+ (a.attidentity IN ('a', 'd') OR COALESCE(pg_get_expr(d.adbin, d.adrelid) LIKE 'nextval(%', false)) AS generated,
+ (a.attgenerated <> '') AS readonly
+ FROM pg_attribute a LEFT JOIN pg_attrdef d ON d.adrelid = a.attrelid AND d.adnum = a.attnum
+ WHERE a.attrelid IN (${oidList(relIds)}) AND a.attnum > 0 AND NOT a.attisdropped ORDER BY a.attrelid, a.attnum`,
+    params: relIds,
+  });
+  return rows.map((r) => ({
+    rel: String(r.rel),
+    attnum: String(r.attnum),
+    attname: String(r.attname),
+    dbtype: String(r.dbtype),
+    typid: String(r.typid),
+    nullable: r.nullable === true,
+    generated: r.generated === true,
+    readonly: r.readonly === true,
+  }));
+}
+
+interface Constraints {
+  primaryKeys: Map<string, string[]>;
+  foreignKeys: Map<string, CatalogTable['foreignKeys'][number][]>;
+}
+
+async function loadConstraints(
+  db: Executor,
+  relIds: readonly string[],
+  attributes: readonly AttributeRow[],
+  relations: Map<string, RelationRow>,
+): Promise<Constraints> {
+  const out: Constraints = { primaryKeys: new Map(), foreignKeys: new Map() };
+  if (relIds.length === 0) return out;
+  const { rows } = await db.run({
+    text: `SELECT c.oid::int8 AS con, c.contype, c.conrelid::int8 AS rel, c.confrelid::int8 AS ref, k.attnum::int8 AS attnum,
+ k.refattnum::int8 AS refattnum FROM pg_constraint c CROSS JOIN LATERAL unnest(c.conkey, c.confkey) WITH ORDINALITY AS k(attnum, refattnum, ord)
+ WHERE c.contype IN ('p', 'f') AND c.conrelid IN (${oidList(relIds)}) ORDER BY c.oid, k.ord`,
+    params: relIds,
+  });
+  const name = (rel: string, attnum: unknown) =>
+    attributes.find((a) => a.rel === rel && a.attnum === String(attnum))?.attname ?? '';
+  const fks = new Map<string, { rel: string; ref: string; columns: string[]; refColumns: string[] }>();
+  for (const r of rows) {
+    const rel = String(r.rel);
+    if (r.contype === 'p') {
+      out.primaryKeys.set(rel, [...(out.primaryKeys.get(rel) ?? []), name(rel, r.attnum)]);
+      continue;
+    }
+    const fk = fks.get(String(r.con)) ?? { rel, ref: String(r.ref), columns: [], refColumns: [] };
+    fk.columns.push(name(rel, r.attnum));
+    fk.refColumns.push(name(String(r.ref), r.refattnum));
+    fks.set(String(r.con), fk);
+  }
+  for (const fk of fks.values()) {
+    const ref = relations.get(fk.ref);
+    if (!ref || fk.refColumns.includes('')) continue; // references a table outside the resource
+    const list = out.foreignKeys.get(fk.rel) ?? [];
+    list.push({ columns: fk.columns, refSchema: ref.schema, refTable: ref.table, refColumns: fk.refColumns });
+    out.foreignKeys.set(fk.rel, list);
+  }
+  return out;
+}
+
+async function loadTypeNames(db: Executor, oids: readonly number[]): Promise<Map<number, string>> {
+  const unique = [...new Set(oids)];
+  if (unique.length === 0) return new Map();
+  const { rows } = await db.run({
+    text: `SELECT oid::int8 AS oid, format_type(oid, NULL) AS name FROM pg_type WHERE oid IN (${oidList(unique.map(String))})`,
+    params: unique.map(String),
+  });
+  return new Map(rows.map((r) => [Number(r.oid), String(r.name)]));
+}
+
+function buildTable(rel: RelationRow, attributes: readonly AttributeRow[], keys: Constraints): CatalogTable {
+  const columns = attributes
+    .filter((a) => a.rel === rel.rel)
+    .map(
+      (a): CatalogColumn => ({
+        name: a.attname,
+        dbType: a.dbtype,
+        type: postgresValueType(Number(a.typid)),
+        nullable: a.nullable,
+        generated: a.generated,
+        readOnly: a.readonly,
+      }),
+    );
+  return {
+    schema: rel.schema,
+    table: rel.table,
+    columns,
+    primaryKey: keys.primaryKeys.get(rel.rel) ?? [],
+    foreignKeys: keys.foreignKeys.get(rel.rel) ?? [],
+  };
+}

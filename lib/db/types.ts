@@ -1,0 +1,79 @@
+/**
+ * The database boundary: what the rest of the service may ask of a database, whatever the driver. Types only.
+ */
+import type { Dialect, ValueType } from '../resource';
+import type { DbValue } from '../serial/types';
+
+/** A value bound as a parameter: never spliced into SQL text. */
+export type Param = string | number | bigint | boolean | Uint8Array | null;
+
+/** One statement of one dialect, ready to run. */
+export interface CompiledQuery {
+  readonly text: string;
+  readonly params: readonly Param[];
+}
+
+export interface QueryResult {
+  readonly rows: readonly Readonly<Record<string, DbValue>>[];
+  /** Rows matched by an UPDATE/DELETE (found, not just changed), or inserted. */
+  readonly rowsAffected: number;
+  /** MySQL: the AUTO_INCREMENT value of the first inserted row, as decimal text. */
+  readonly insertId?: string;
+}
+
+/** Runs statements; inside a transaction when it is the `tx` of Database.transaction. */
+export interface Executor {
+  run(query: CompiledQuery): Promise<QueryResult>;
+}
+
+/** One column of a table as the catalog describes it. */
+export interface CatalogColumn {
+  readonly name: string;
+  readonly dbType: string;
+  readonly type: ValueType;
+  readonly nullable: boolean;
+  /** Filled by the database on insert (serial, identity, auto_increment, sequence default). */
+  readonly generated: boolean;
+  /** A generated-always (computed) column: never written. */
+  readonly readOnly: boolean;
+}
+
+export interface CatalogForeignKey {
+  readonly columns: readonly string[];
+  readonly refSchema: string;
+  readonly refTable: string;
+  readonly refColumns: readonly string[];
+}
+
+export interface CatalogTable {
+  readonly schema: string;
+  readonly table: string;
+  readonly columns: readonly CatalogColumn[];
+  readonly primaryKey: readonly string[];
+  readonly foreignKeys: readonly CatalogForeignKey[];
+}
+
+/** One output column of a definition's query and where it comes from (null table: a computed expression). */
+export interface QueryColumn {
+  readonly label: string;
+  readonly schema: string | null;
+  readonly table: string | null;
+  readonly column: string | null;
+  readonly dbType: string;
+  readonly type: ValueType;
+}
+
+/** What the catalog says about a definition: its query's columns and its declared tables (null: not found). */
+export interface QueryCatalog {
+  readonly columns: readonly QueryColumn[];
+  readonly tables: Readonly<Record<string, CatalogTable | null>>;
+}
+
+export interface Database extends Executor {
+  readonly dialect: Dialect;
+  /** Runs `fn` in one transaction: commit when it resolves, roll back when it throws (D14). */
+  transaction<T>(fn: (tx: Executor) => Promise<T>): Promise<T>;
+  /** Discovers the columns of `query` and the declared tables (D4). */
+  describe(query: string, tableNames: readonly string[]): Promise<QueryCatalog>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,98 @@
+/**
+ * Typed errors of every pipeline stage. Each carries an HTTP status and a stable code; lib/http/to-result.ts is
+ * the one place that turns any of them (or any unexpected error) into a response (D19). No IO here.
+ */
+
+export class ServiceError extends Error {
+  readonly status: number;
+  readonly code: string;
+  readonly headers: Readonly<Record<string, string>>;
+
+  constructor(status: number, code: string, message: string, headers: Record<string, string> = {}) {
+    super(message);
+    this.name = new.target.name;
+    this.status = status;
+    this.code = code;
+    this.headers = headers;
+  }
+}
+
+/** 400: a bad parameter, operator, value, body, field, missing key, or a guard (D6, D7, D13, D18). */
+export class BadRequestError extends ServiceError {
+  constructor(code: string, message: string) {
+    super(400, code, message);
+  }
+}
+
+/** 404: unknown resource (exact D3 text), unknown path, parent in the path not found. */
+export class NotFoundError extends ServiceError {
+  constructor(code: string, message: string) {
+    super(404, code, message);
+  }
+}
+
+/** 405: method not allowed on the path; carries the Allow header. */
+export class MethodNotAllowedError extends ServiceError {
+  constructor(method: string, allowed: readonly string[]) {
+    super(405, 'method_not_allowed', `Method ${method} is not allowed on this path; allowed: ${allowed.join(', ')}`, {
+      Allow: allowed.join(', '),
+    });
+  }
+}
+
+/** 406 and 415 (D12): the negotiation failed before anything ran. */
+export class NegotiationError extends ServiceError {}
+
+/** 409: a unique or foreign-key violation. */
+export class ConflictError extends ServiceError {
+  constructor(code: string, message: string) {
+    super(409, code, message);
+  }
+}
+
+/** 413: a request body or a result too large. */
+export class TooLargeError extends ServiceError {
+  constructor(code: string, message: string) {
+    super(413, code, message);
+  }
+}
+
+/** 500: a definition file that is malformed or inconsistent with the database (D1). */
+export class DefinitionError extends ServiceError {
+  constructor(file: string, problem: string) {
+    super(500, 'definition_invalid', `Definition ${file} is invalid: ${problem}`);
+  }
+}
+
+/** 500: the database failed (unreachable, or another error); the message ends with ` :: ` and the SQL (D20). */
+export class DatabaseError extends ServiceError {
+  constructor(code: string, message: string) {
+    super(500, code, message);
+  }
+}
+
+/** The error catalog the README shows: every code the service can answer with. */
+export const errorCatalog: readonly { code: string; status: number; when: string }[] = [
+  { code: 'bad_parameter', status: 400, when: 'a query parameter is unknown, repeated, read-only or malformed' },
+  { code: 'bad_value', status: 400, when: "a value does not convert to its field's type" },
+  { code: 'bad_path_key', status: 400, when: 'the path key has the wrong number of segments or does not convert' },
+  { code: 'bad_body', status: 400, when: 'the body is malformed, empty, or names an unknown element or field' },
+  { code: 'missing_key', status: 400, when: 'a row to update or delete lacks its full primary key' },
+  { code: 'read_only_field', status: 400, when: 'a computed (read-only) field is written or filtered on' },
+  { code: 'validation_failed', status: 400, when: 'a value breaks a validatedAttribute rule of the definition' },
+  { code: 'filter_required', status: 400, when: 'PUT or DELETE without body, path key or filter (D18)' },
+  { code: 'bad_request', status: 400, when: 'the operation does not apply to this resource or path' },
+  { code: 'resource_not_found', status: 404, when: 'no definition file for the resource name (D3)' },
+  { code: 'path_not_found', status: 404, when: 'the path is not served' },
+  { code: 'method_not_allowed', status: 405, when: 'the method is not served on the path (Allow header lists it)' },
+  { code: 'not_acceptable', status: 406, when: 'Accept admits neither application/xml nor application/json' },
+  { code: 'unique_violation', status: 409, when: 'a unique or primary key constraint rejected the write' },
+  { code: 'foreign_key_violation', status: 409, when: 'a foreign key constraint rejected the write' },
+  { code: 'body_too_large', status: 413, when: 'the request body exceeds the limit' },
+  { code: 'result_too_large', status: 413, when: 'the result exceeds the limit; page it with _limit/_offset' },
+  { code: 'unsupported_media_type', status: 415, when: 'the body is not XML, JSON or form-urlencoded' },
+  { code: 'definition_invalid', status: 500, when: 'the definition file is malformed or does not match the database' },
+  { code: 'database_unreachable', status: 500, when: 'the database cannot be reached (driver message :: SQL)' },
+  { code: 'database_error', status: 500, when: 'any other database error (driver message :: SQL)' },
+  { code: 'internal_error', status: 500, when: 'an unexpected failure; details are logged, not returned' },
+];

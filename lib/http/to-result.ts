@@ -1,0 +1,52 @@
+/**
+ * Builds responses: successes with their exact Content-Type, and the ONE place any error becomes a response
+ * (D19, D21): text/plain or problem+json, never a stack trace, never a secret.
+ */
+import { ServiceError } from '../errors';
+import { wantsProblemJson } from './negotiate';
+
+export interface HttpResponse {
+  readonly statusCode: number;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: string;
+}
+
+export function toResult(
+  statusCode: number,
+  contentType: string,
+  body: string,
+  headers: Record<string, string> = {},
+): HttpResponse {
+  return { statusCode, headers: { 'Content-Type': contentType, ...headers }, body };
+}
+
+const titles: Record<number, string> = {
+  400: 'Bad Request',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  406: 'Not Acceptable',
+  409: 'Conflict',
+  413: 'Content Too Large',
+  415: 'Unsupported Media Type',
+  500: 'Internal Server Error',
+};
+
+export function errorResult(error: unknown, accept: string | undefined): HttpResponse {
+  const known = error instanceof ServiceError ? error : undefined;
+  if (!known) console.error('unexpected error', error instanceof Error ? error.stack : String(error));
+  const status = known?.status ?? 500;
+  const code = known?.code ?? 'internal_error';
+  const message = known?.message ?? 'Internal error: the service failed unexpectedly; the details are in its log';
+  const headers = { ...(known?.headers ?? {}) };
+  if (wantsProblemJson(accept)) {
+    const problem = {
+      type: `urn:relational-resource-service:error:${code}`,
+      title: titles[status] ?? 'Error',
+      status,
+      detail: message,
+      code,
+    };
+    return toResult(status, 'application/problem+json', JSON.stringify(problem), headers);
+  }
+  return toResult(status, 'text/plain; charset=utf-8', message, headers);
+}

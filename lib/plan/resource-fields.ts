@@ -1,0 +1,97 @@
+/**
+ * Lookups on a SqlResource shared by the planners: fields by label, the Parent's key fields, and a body row
+ * split into table rows with converted, validated values. Pure.
+ */
+import type { Param } from '../db/types';
+import { BadRequestError } from '../errors';
+import type { RawValue } from '../request/types';
+import type { Field, ResourceTable, SqlResource } from '../resource';
+import { convertValue } from './convert-value';
+import type { ColumnValues, ExtensionValues, Key } from './types';
+import { validateValue } from './validate-value';
+
+export function parentTable(resource: SqlResource): ResourceTable {
+  return Object.values(resource.tables).find((t) => t.role === 'Parent') as ResourceTable;
+}
+
+export function fieldOf(resource: SqlResource, label: string, code: 'bad_parameter' | 'bad_body'): Field {
+  const field = resource.fields.find((f) => f.label === label);
+  if (!field) {
+    const known = resource.fields.map((f) => f.label).join(', ');
+    throw new BadRequestError(code, `Unknown field ${label} in resource ${resource.name}; its fields are ${known}`);
+  }
+  return field;
+}
+
+/** The Parent's key fields in key order, or a 400 when the resource cannot address rows by key. */
+export function parentKeyFields(resource: SqlResource): Field[] {
+  const parent = parentTable(resource);
+  const fields = parent.primaryKey.map((column) =>
+    resource.fields.find((f) => f.table === parent.name && f.column === column),
+  );
+  if (parent.primaryKey.length === 0 || fields.some((f) => f === undefined)) {
+    throw new BadRequestError(
+      'bad_request',
+      `Resource ${resource.name} cannot address rows by key: its query does not select the primary key of ${parent.name}`,
+    );
+  }
+  return fields as Field[];
+}
+
+/** Converts path key segments (D7): one per key column, each to its column's type. */
+export function planPathKey(resource: SqlResource, segments: readonly string[]): Key {
+  const fields = parentKeyFields(resource);
+  if (segments.length !== fields.length) {
+    throw new BadRequestError(
+      'bad_path_key',
+      `Resource ${resource.name} has a key of ${fields.length} part(s) (${fields.map((f) => f.label).join('/')}), the path gives ${segments.length}`,
+    );
+  }
+  return fields.map((field, i) => {
+    try {
+      return convertValue(field, segments[i] as string, resource.dialect);
+    } catch (error) {
+      throw new BadRequestError('bad_path_key', (error as Error).message);
+    }
+  });
+}
+
+export interface SplitRow {
+  readonly parent: Record<string, Param>;
+  readonly extensions: ExtensionValues[];
+  /** The row's Parent key when all its key fields are given. */
+  readonly key?: Key;
+}
+
+/** Splits a body row into Parent and extension columns, converting and validating every value written. */
+export function splitRow(resource: SqlResource, values: Readonly<Record<string, RawValue>>): SplitRow {
+  const parent: Record<string, Param> = {};
+  const extensions = new Map<string, Record<string, Param>>();
+  for (const [label, raw] of Object.entries(values)) {
+    const field = fieldOf(resource, label, 'bad_body');
+    if (field.readOnly || field.table === null || field.column === null) {
+      throw new BadRequestError(
+        'read_only_field',
+        `Field ${label} of resource ${resource.name} is read-only (computed)`,
+      );
+    }
+    for (const rule of resource.validations) if (rule.name === label) validateValue(rule, raw);
+    const value = convertValue(field, raw, resource.dialect);
+    const table = resource.tables[field.table] as ResourceTable;
+    if (table.role === 'Parent') parent[field.column] = value;
+    else if (table.role === 'ParentExtension')
+      extensions.set(table.name, { ...extensions.get(table.name), [field.column]: value });
+    else
+      throw new BadRequestError(
+        'bad_body',
+        `Field ${label} belongs to a child row and cannot be written on the parent row`,
+      );
+  }
+  const keyColumns = parentTable(resource).primaryKey;
+  const complete = keyColumns.length > 0 && keyColumns.every((c) => c in parent);
+  return {
+    parent,
+    extensions: [...extensions].map(([table, v]) => ({ table, values: v as ColumnValues })),
+    key: complete ? keyColumns.map((c) => parent[c] as Param) : undefined,
+  };
+}

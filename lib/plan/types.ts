@@ -1,0 +1,57 @@
+/**
+ * The dialect-free plan of one request: what to read, or which rows to write in one transaction. Labels on the
+ * read side, table columns on the write side; every value already converted to its field's type. Types only.
+ */
+import type { Param } from '../db/types';
+
+export type TypedFilter =
+  | { readonly label: string; readonly op: 'null' | 'notnull' }
+  | { readonly label: string; readonly op: 'eq' | 'ne' | 'lt' | 'le' | 'gt' | 'ge'; readonly value: Param }
+  /** `text`: the field is not a string type, so it is compared as text. */
+  | { readonly label: string; readonly op: 'like'; readonly value: string; readonly text: boolean }
+  | { readonly label: string; readonly op: 'in'; readonly values: readonly Param[] };
+
+/** A read of the resource's query: filters ANDed, ordered, paged (D6, D8). */
+export interface SelectSpec {
+  /** Labels to return; all when absent. */
+  readonly columns?: readonly string[];
+  readonly distinct?: boolean;
+  readonly filters: readonly TypedFilter[];
+  readonly orderBy: readonly string[];
+  readonly limit?: number;
+  readonly offset?: number;
+}
+
+/** Column → value of one table row. */
+export type ColumnValues = Readonly<Record<string, Param>>;
+
+/** Values for one extension table, keyed by its declared name. */
+export interface ExtensionValues {
+  readonly table: string;
+  readonly values: ColumnValues;
+}
+
+/** The Parent's primary-key values, in key order. */
+export type Key = readonly Param[];
+
+/** Which parent rows a write addresses: listed keys, or the rows a filter matches (U2, D2). */
+export type Target =
+  | { readonly kind: 'keys'; readonly keys: readonly Key[] }
+  | { readonly kind: 'filter'; readonly filters: readonly TypedFilter[] };
+
+export interface InsertRow {
+  readonly parent: ColumnValues;
+  readonly extensions: readonly ExtensionValues[];
+}
+
+export interface UpdateRows {
+  readonly target: Target;
+  readonly parent: ColumnValues;
+  readonly extensions: readonly ExtensionValues[];
+}
+
+export type Plan =
+  | { readonly kind: 'read'; readonly select: SelectSpec }
+  | { readonly kind: 'insert'; readonly rows: readonly InsertRow[] }
+  | { readonly kind: 'update'; readonly updates: readonly UpdateRows[] }
+  | { readonly kind: 'delete'; readonly target: Target };

@@ -1,0 +1,96 @@
+/**
+ * The SqlResource model: a definition file joined with what the database catalog says about it (D1, D2, D4).
+ * Plain readonly data, built by lib/definitions and consumed by plan, sql and serial. No IO here.
+ */
+
+export type Dialect = 'postgres' | 'mysql';
+
+export type ResourceKind = 'flat' | 'one-to-many' | 'many-to-many';
+
+export type TableRole = 'Parent' | 'ParentExtension' | 'Child' | 'ChildExtension' | 'Join';
+
+/** How a field's values are converted on the way in and written on the way out (D9). */
+export type ValueType =
+  | 'integer'
+  | 'decimal'
+  | 'float'
+  | 'boolean'
+  | 'date'
+  | 'time'
+  | 'timestamp'
+  | 'binary'
+  | 'string';
+
+/** One column label of the resource's query. */
+export interface Field {
+  readonly label: string;
+  /** Key into SqlResource.tables; null for a computed expression. */
+  readonly table: string | null;
+  readonly column: string | null;
+  readonly type: ValueType;
+  /** The database's own type name, e.g. `numeric(10,2)`, `varchar(45)`, `tinyint(1)`. */
+  readonly dbType: string;
+  readonly primaryKey: boolean;
+  /** Filled by the database on insert: serial, identity, auto_increment, sequence default. */
+  readonly generated: boolean;
+  /** Computed expression or generated-always column: never written, never filtered on. */
+  readonly readOnly: boolean;
+  readonly nullable: boolean;
+}
+
+/** A foreign-key link: `columns` of this table reference `references` of the table it belongs to. */
+export interface TableLink {
+  readonly columns: readonly string[];
+  readonly target: string;
+  readonly references: readonly string[];
+}
+
+export interface ResourceTable {
+  /** The name as declared in the definition (possibly qualified); the key of SqlResource.tables. */
+  readonly name: string;
+  /** Schema (PostgreSQL) or database (MySQL) the table lives in. */
+  readonly schema: string;
+  readonly table: string;
+  readonly role: TableRole;
+  readonly primaryKey: readonly string[];
+  /** Columns filled by the database on insert. */
+  readonly generatedColumns: readonly string[];
+  /**
+   * How this table hangs off the Parent (extensions, Child, Join) or the Child (child extensions, Join):
+   * null for the Parent.
+   */
+  readonly links: readonly TableLink[];
+}
+
+/** `validatedAttribute` of a definition (D1). */
+export interface ValidationRule {
+  readonly name: string;
+  readonly type: 'String' | 'Numeric';
+  readonly minLength?: number;
+  readonly maxLength?: number;
+  readonly regex?: string;
+  readonly minValue?: number;
+  readonly maxValue?: number;
+}
+
+export interface SqlResource {
+  readonly name: string;
+  readonly file: string;
+  readonly kind: ResourceKind;
+  readonly database: string;
+  readonly dialect: Dialect;
+  /** The definition's SELECT, trimmed, without a trailing semicolon. */
+  readonly query: string;
+  readonly rowName: string;
+  readonly collectionName: string;
+  /** Set for hierarchical resources. */
+  readonly childRowName?: string;
+  readonly childCollectionName?: string;
+  /** Every declared table, keyed by its declared name. */
+  readonly tables: Readonly<Record<string, ResourceTable>>;
+  /** In select order. */
+  readonly fields: readonly Field[];
+  readonly validations: readonly ValidationRule[];
+  readonly cacheControl: string;
+  readonly documentation?: string;
+}

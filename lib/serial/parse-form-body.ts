@@ -1,0 +1,35 @@
+/**
+ * A form-urlencoded body (C1, U2, U3) → one row. Only `null` (NULL) and `\null` (the text) are special; every
+ * other value is literal (D6, D10). Pure; must not interpret operators: a form body is not a query string.
+ */
+import { BadRequestError } from '../errors';
+import { decodePairs } from '../request/decode';
+import type { BodyRow, RawValue } from '../request/types';
+
+export function parseFormBody(text: string): BodyRow {
+  const values = new Map<string, RawValue>();
+  for (const [name, value] of decodeForm(text)) {
+    if (name === '') throw new BadRequestError('bad_body', `The form body has a value with no field name`);
+    if (values.has(name)) throw new BadRequestError('bad_body', `The form field ${name} is given more than once`);
+    values.set(name, toRawValue(value));
+  }
+  if (values.size === 0) throw new BadRequestError('bad_body', 'The form body has no fields');
+  return { values: Object.fromEntries(values) };
+}
+
+function decodeForm(text: string): [string, string][] {
+  try {
+    return decodePairs(text);
+  } catch (error) {
+    if (error instanceof BadRequestError) {
+      throw new BadRequestError('bad_body', `The form body cannot be decoded: ${error.message}`);
+    }
+    throw error;
+  }
+}
+
+function toRawValue(value: string): RawValue {
+  if (value === 'null') return null;
+  if (value === '\\null') return 'null';
+  return value;
+}

@@ -1,0 +1,24 @@
+/**
+ * The body of a successful write: `writeResponse rowsAffected="N"` in XML, `{"rowsAffected":N}` in JSON, plus the
+ * inserted rows as stored for inserts (spec 2.2, D15, D16). Pure; must not count rows itself: the count is given.
+ */
+import type { OutputType } from '../request/types';
+import type { SqlResource } from '../resource';
+import { serializeJsonRows, serializeXmlDocument } from './serialize-rows';
+import type { OutRow } from './types';
+
+/** `rows` is given for inserts only; updates and deletes report the count alone. */
+export function serializeWrite(
+  resource: SqlResource,
+  rowsAffected: number,
+  rows: readonly OutRow[] | undefined,
+  type: OutputType,
+): string {
+  const count = String(rowsAffected);
+  switch (type) {
+    case 'application/xml':
+      return serializeXmlDocument(resource, 'writeResponse', { rowsAffected: count }, rows ?? []);
+    case 'application/json':
+      return `{"rowsAffected":${count}${rows === undefined ? '' : `,${serializeJsonRows(resource, rows)}`}}`;
+  }
+}
