@@ -25,8 +25,7 @@ const SYNC_MESSAGE = new Uint8Array([0x53, 0, 0, 0, 4]);
 const RESETTING = -1;
 
 /** The message type byte; a startup message (no type byte, starts with its length) counts as a batch end. */
-const endsBatch = (message: Uint8Array) =>
-  message[0] === 0 || BATCH_ENDS.has(String.fromCharCode(message[0] ?? 0));
+const endsBatch = (message: Uint8Array) => message[0] === 0 || BATCH_ENDS.has(String.fromCharCode(message[0] ?? 0));
 
 /** Serialises the messages of all connections onto the one PGlite session, a whole batch at a time. */
 export class SessionQueue {

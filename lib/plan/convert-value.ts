@@ -11,7 +11,8 @@ const integer = /^[+-]?\d+$/;
 const decimal = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 const date = /^(\d{4})-(\d{2})-(\d{2})$/;
 const time = /^([01]\d|2[0-4]):[0-5]\d(:[0-5]\d(\.\d{1,6})?)?$/;
-const timestamp = /^(\d{4}-\d{2}-\d{2})[ T]([01]\d|2[0-4]):[0-5]\d(:[0-5]\d(\.\d{1,6})?)?(Z|[+-]\d{2}(:?\d{2})?)?$/;
+/** A date alone is midnight of that day. */
+const timestamp = /^(\d{4}-\d{2}-\d{2})([ T]([01]\d|2[0-4]):[0-5]\d(:[0-5]\d(\.\d{1,6})?)?(Z|[+-]\d{2}(:?\d{2})?)?)?$/;
 const base64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 
 const typeWords: Record<ValueType, string> = {

@@ -13,29 +13,30 @@ type JsonObject = Record<string, unknown>;
 export function parseJsonBody(text: string, names: BodyNames, shape: 'parents' | 'children'): BodyRow[] {
   const document = readJson(text);
   const collection = shape === 'parents' ? names.collectionName : names.childCollectionName;
-  if (collection === undefined) {
-    throw new BadRequestError('bad_body', 'The body lists child rows, but this resource has no child rows');
-  }
+  if (collection === undefined) throw bad('The body lists child rows, but this resource has no child rows');
+  const quoted = JSON.stringify(collection);
   if (!isObject(document)) {
-    throw bad(`The JSON body must be an object with the key "${collection}"; found ${describe(document)}`);
+    throw bad(`The JSON body must be an object with the key ${quoted}; found ${describe(document)}`);
   }
   const keys = Object.keys(document);
   if (keys.length !== 1 || keys[0] !== collection) {
-    const found = keys.length === 0 ? 'no keys' : keys.map((key) => `"${key}"`).join(', ');
-    throw bad(`The JSON body must have exactly one key, "${collection}"; found ${found}`);
+    const found = keys.length === 0 ? 'no keys' : keys.map((key) => JSON.stringify(key)).join(', ');
+    throw bad(`The JSON body must have exactly one key, ${quoted}; found ${found}`);
   }
   const childCollection = shape === 'parents' ? names.childCollectionName : undefined;
-  return rowObjects(document[collection], `"${collection}"`).map(([row, where]) =>
-    toBodyRow(row, where, childCollection),
-  );
+  return rowObjects(document[collection], quoted).map(([row, where]) => toBodyRow(row, where, childCollection));
 }
 
-/** Numbers arrive as LosslessNumber (their source text); a syntax error says where: line, column and position. */
+/**
+ * Numbers arrive as LosslessNumber (their source text); a syntax error says where: line, column and position.
+ * The parser recurses, so absurd nesting overflows the stack: that is the client's error too.
+ */
 function readJson(text: string): unknown {
   if (text.trim() === '') throw bad('The JSON body is empty');
   try {
     return parse(text);
   } catch (error) {
+    if (error instanceof RangeError) throw bad('The JSON body is nested too deeply');
     if (!(error instanceof SyntaxError)) throw error;
     const match = / at position (\d+)$/.exec(error.message);
     if (match === null) throw bad(`The JSON body is malformed: ${error.message}`);
@@ -64,11 +65,11 @@ function toBodyRow(row: JsonObject, where: string, childCollection: string | und
   let children: BodyRow[] | undefined;
   for (const [name, value] of Object.entries(row)) {
     if (name === childCollection) {
-      children = rowObjects(value, `"${name}" in ${where}`).map(([child, childWhere]) =>
+      children = rowObjects(value, `${JSON.stringify(name)} in ${where}`).map(([child, childWhere]) =>
         toBodyRow(child, childWhere, undefined),
       );
     } else {
-      values.push([name, toRawValue(value, `property "${name}" of ${where}`)]);
+      values.push([name, toRawValue(value, `property ${JSON.stringify(name)} of ${where}`)]);
     }
   }
   const result = { values: Object.fromEntries(values) };

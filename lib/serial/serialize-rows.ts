@@ -35,8 +35,8 @@ function escapeXmlAttribute(text: string): string {
 
 /**
  * Ordered mode keeps rows and attributes in the order given; entity processing is off because
- * escapeXmlAttribute does it; "true" must stay `a="true"`, not a bare boolean attribute; an element without
- * children is written self-closed (`<film .../>`, `<readResponse/>`).
+ * escapeXmlAttribute does it; the text "true" must stay `a="true"`, never a bare boolean attribute (the
+ * unordered builder would shorten it); an element without children is written self-closed (`<readResponse/>`).
  */
 const builder = new XMLBuilder({
   preserveOrder: true,

@@ -106,7 +106,9 @@ function authorBios(rng: Rng, authorRows: readonly Row[]): DemoTableRows {
     if (id !== 1 && !rng.chance(0.4)) continue;
     const name = [first, last].filter(Boolean).join(' ');
     const bio = `${name} ${rng.pick(W.bioLines)} ${rng.pick(W.bioLines)}`;
-    const slug = String(last).toLowerCase().replace(/[^a-z]/g, '');
+    const slug = String(last)
+      .toLowerCase()
+      .replace(/[^a-z]/g, '');
     rows.push([id as number, bio, rng.chance(0.7) ? `https://www.${slug}${id}.example` : null]);
   }
   return { columns: ['author_id', 'bio', 'website'], rows };

@@ -113,7 +113,9 @@ export function el(name: string, attributes: Record<string, string>, children: X
 }
 
 /** What `attempt` threw, reduced to what a client sees; undefined when it did not throw. */
-export function failure(attempt: () => unknown): { error: string; status: number; code: string; message: string } | undefined {
+export function failure(
+  attempt: () => unknown,
+): { error: string; status: number; code: string; message: string } | undefined {
   try {
     attempt();
   } catch (thrown) {

@@ -2,7 +2,17 @@ import type { ValueType } from '../../lib/resource';
 import { formatValue } from '../../lib/serial/format-value';
 import type { DbValue } from '../../lib/serial/types';
 
-const valueTypes: ValueType[] = ['integer', 'decimal', 'float', 'boolean', 'date', 'time', 'timestamp', 'binary', 'string'];
+const valueTypes: ValueType[] = [
+  'integer',
+  'decimal',
+  'float',
+  'boolean',
+  'date',
+  'time',
+  'timestamp',
+  'binary',
+  'string',
+];
 
 describe('formatValue', () => {
   it.each(valueTypes)('gives null for NULL of type %s', (type) => {
@@ -18,7 +28,12 @@ describe('formatValue', () => {
     ['decimal', '20.99', '20.99', '20.99'],
     ['decimal', '0.00', '0.00', '0.00'],
     ['decimal', '-0.50', '-0.50', '-0.50'],
-    ['decimal', '123456789012345678901234567890.123456789', '123456789012345678901234567890.123456789', '123456789012345678901234567890.123456789'],
+    [
+      'decimal',
+      '123456789012345678901234567890.123456789',
+      '123456789012345678901234567890.123456789',
+      '123456789012345678901234567890.123456789',
+    ],
     ['decimal', 1.5, '1.5', '1.5'],
     ['decimal', 'NaN', 'NaN', '"NaN"'],
     ['float', 0.1, '0.1', '0.1'],

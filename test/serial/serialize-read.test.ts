@@ -136,6 +136,11 @@ describe('serializeRead JSON', () => {
     expect(serializeRead(flat, [{ values: { id: 1 } }], 'application/json')).toEqual('{"items":[{"id":1}]}');
   });
 
+  it('decides on the child collection by the resource kind, not by the names alone', () => {
+    const odd = { ...flat, childRowName: 'part', childCollectionName: 'parts' };
+    expect(serializeRead(odd, [{ values: { id: 1 } }], 'application/json')).toEqual('{"items":[{"id":1}]}');
+  });
+
   it('escapes property names too', () => {
     expect(serializeRead(flat, [{ values: { 'we"ird': 1 } }], 'application/json')).toEqual(
       '{"items":[{"we\\"ird":"1"}]}',

@@ -1,0 +1,168 @@
+/**
+ * `npm start`: runs the service locally with serverless-offline at http://localhost:{PORT}/res/ (D22).
+ * Without DATABASE_URL it starts an in-memory PGlite seeded with the demo bookstore and serves it over the
+ * PostgreSQL wire protocol, so the handlers use the same postgres.js path as in production. With DATABASE_URL
+ * it uses that database as it is (no seeding). It never prints a password.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { createServer } from 'node:net';
+import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import postgres from 'postgres';
+import { maskUrl, seedDemo } from './demo/seed';
+import { startPgliteServer } from './pglite-server';
+
+const ROOT = path.resolve(__dirname, '..');
+/** Enough for every handler worker's pool (five functions, a few connections each) and a psql or two. */
+const MAX_CONNECTIONS = 100;
+const STOP_GRACE_MS = 10_000;
+
+interface LocalDatabase {
+  readonly url: string;
+  readonly description: string;
+  stop(): Promise<void>;
+}
+
+/** Fails unless the URL answers a parameterised query on several connections at once. */
+async function checkConnections(url: string): Promise<void> {
+  const sql = postgres(url, { prepare: false, max: 3, onnotice: () => {} });
+  try {
+    const answers = await Promise.all([1, 2, 3].map((n) => sql`select ${n}::int + count(*)::int as n from publisher`));
+    if (answers.some((rows) => typeof rows[0]?.n !== 'number')) throw new Error('unexpected answer');
+  } finally {
+    await sql.end({ timeout: 1 });
+  }
+}
+
+/** PGlite in memory with the demo bookstore, served on a free port of 127.0.0.1. */
+export async function startEmbeddedDatabase(): Promise<LocalDatabase> {
+  const db = await PGlite.create();
+  await seedDemo((statement) => db.exec(statement), 'postgres');
+  const server = await startPgliteServer(db, { maxConnections: MAX_CONNECTIONS });
+  const url = server.url('bookstore');
+  const stop = async () => {
+    await server.stop();
+    await db.close();
+  };
+  try {
+    await checkConnections(url);
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return { url, description: `the demo bookstore in PGlite (in memory) at ${url}`, stop };
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      probe.close(() =>
+        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
+      );
+    });
+  });
+}
+
+function readPort(raw: string | undefined): number {
+  const port = Number(raw || 3000);
+  if (!Number.isInteger(port) || port < 1 || port > 65535) throw new Error(`PORT must be a port number, got "${raw}"`);
+  return port;
+}
+
+function printBanner(port: number, database: LocalDatabase): void {
+  const base = `http://localhost:${port}`;
+  const lines = [
+    '',
+    `  Relational Resource Service: ${base}/res/`,
+    `  Database: ${database.description}`,
+    '',
+    '  Try:',
+    `    curl ${base}/res/Publisher`,
+    `    curl '${base}/res/Book?publisher_id=3&_output=json'`,
+    `    curl -H 'Accept: application/json' ${base}/res/bookstore.Author/1`,
+    '',
+    '  Stop with Ctrl-C.',
+    '',
+  ];
+  console.log(lines.join('\n'));
+}
+
+/** Copies a child stream through and calls `onReady` once serverless-offline says it listens. */
+function pipeThrough(stream: NodeJS.ReadableStream, out: NodeJS.WritableStream, onReady: () => void): void {
+  let tail = '';
+  stream.on('data', (chunk: Buffer) => {
+    out.write(chunk);
+    tail = (tail + chunk.toString('utf8')).slice(-500);
+    if (/Server ready:/.test(tail)) {
+      tail = '';
+      onReady();
+    }
+  });
+}
+
+function spawnOffline(env: NodeJS.ProcessEnv): ChildProcess {
+  const bin = path.join(ROOT, 'node_modules', '.bin', process.platform === 'win32' ? 'serverless.cmd' : 'serverless');
+  return spawn(bin, ['offline', 'start'], { cwd: ROOT, env, stdio: ['inherit', 'pipe', 'pipe'] });
+}
+
+async function openDatabase(): Promise<LocalDatabase> {
+  const url = process.env.DATABASE_URL;
+  if (!url) return startEmbeddedDatabase();
+  const masked = maskUrl(url);
+  console.log(`Using DATABASE_URL ${masked} as it is (not seeded; npm run demo:seed -- <url> loads the demo).`);
+  return { url, description: `DATABASE_URL ${masked}`, stop: async () => {} };
+}
+
+/** Stops the child on Ctrl-C / SIGTERM (a second signal kills it), then the database; exits with the child. */
+function superviseChild(child: ChildProcess, database: LocalDatabase): void {
+  let stopping = false;
+  const stop = () => {
+    if (stopping) {
+      child.kill('SIGKILL');
+      return;
+    }
+    stopping = true;
+    child.kill('SIGTERM');
+    setTimeout(() => child.kill('SIGKILL'), STOP_GRACE_MS).unref();
+  };
+  const finish = (code: number) =>
+    database
+      .stop()
+      .catch((error: unknown) => console.error(`Stopping the database failed: ${String(error)}`))
+      .finally(() => process.exit(code));
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+  child.on('exit', (code) => finish(stopping ? 0 : (code ?? 1)));
+  child.on('error', (error) => {
+    console.error(`Could not run serverless offline: ${error.message}`);
+    void finish(1);
+  });
+}
+
+async function main(): Promise<void> {
+  const port = readPort(process.env.PORT);
+  const definitionsDir = path.resolve(process.env.DEFINITIONS_DIR || path.join(ROOT, 'definitions'));
+  const database = await openDatabase();
+  const child = spawnOffline({
+    ...process.env,
+    SLS_TELEMETRY_DISABLED: '1',
+    SLS_NOTIFICATIONS_MODE: 'off',
+    PORT: String(port),
+    LAMBDA_PORT: String(await freePort()),
+    DATABASE_URL: database.url,
+    DEFINITIONS_DIR: definitionsDir,
+  });
+  pipeThrough(child.stdout as NodeJS.ReadableStream, process.stdout, () => printBanner(port, database));
+  pipeThrough(child.stderr as NodeJS.ReadableStream, process.stderr, () => printBanner(port, database));
+  superviseChild(child, database);
+}
+
+if (require.main === module) {
+  main().catch((error: unknown) => {
+    console.error(`npm start failed: ${error instanceof Error ? error.message : String(error)}`);
+    process.exit(1);
+  });
+}

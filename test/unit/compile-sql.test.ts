@@ -1,0 +1,430 @@
+/**
+ * Table tests of the SQL compilers: each case gives one input and the exact statement and parameters for
+ * PostgreSQL and MySQL side by side. Pure: no database.
+ */
+import type { CompiledQuery, Param } from '../../lib/db/types';
+import type { ColumnValues, SelectSpec } from '../../lib/plan/types';
+import type { Dialect, ResourceTable } from '../../lib/resource';
+import { compileSelect } from '../../lib/sql/compile-select';
+import { compileDelete, compileInsert, compileSelectByKey, compileUpdate } from '../../lib/sql/compile-write';
+
+type Table = Pick<ResourceTable, 'schema' | 'table'>;
+
+type Input =
+  | { readonly kind: 'select'; readonly spec: SelectSpec; readonly query?: string }
+  | { readonly kind: 'insert'; readonly table: Table; readonly values: ColumnValues }
+  | {
+      readonly kind: 'update';
+      readonly table: Table;
+      readonly values: ColumnValues;
+      readonly keyColumns: readonly string[];
+      readonly keys: readonly (readonly Param[])[];
+    }
+  | {
+      readonly kind: 'delete';
+      readonly table: Table;
+      readonly keyColumns: readonly string[];
+      readonly keys: readonly (readonly Param[])[];
+    }
+  | {
+      readonly kind: 'selectByKey';
+      readonly table: Table;
+      readonly columns: readonly string[] | '*';
+      readonly keyColumns: readonly string[];
+      readonly keys: readonly (readonly Param[])[];
+    };
+
+function compile(dialect: Dialect, input: Input): CompiledQuery {
+  switch (input.kind) {
+    case 'select':
+      return compileSelect({ dialect, query: input.query ?? query }, input.spec);
+    case 'insert':
+      return compileInsert(dialect, input.table, input.values);
+    case 'update':
+      return compileUpdate(dialect, input.table, input.values, input.keyColumns, input.keys);
+    case 'delete':
+      return compileDelete(dialect, input.table, input.keyColumns, input.keys);
+    case 'selectByKey':
+      return compileSelectByKey(dialect, input.table, input.columns, input.keyColumns, input.keys);
+  }
+}
+
+const query = 'select book_id id, title, price from book';
+const from = `FROM (${query}) AS _r`;
+const book: Table = { schema: 'shop', table: 'book' };
+const edition: Table = { schema: 'shop', table: 'edition' };
+
+const cases: { name: string; input: Input; postgres: CompiledQuery; mysql: CompiledQuery }[] = [
+  // SELECT: the definition's query as a derived table, filtered, ordered and paged by labels.
+  {
+    name: 'select without filters',
+    input: { kind: 'select', spec: { filters: [], orderBy: ['id'] } },
+    postgres: { text: `SELECT * ${from} ORDER BY _r."id"`, params: [] },
+    mysql: { text: `SELECT * ${from} ORDER BY _r.\`id\``, params: [] },
+  },
+  {
+    name: 'select without filters or order',
+    input: { kind: 'select', spec: { filters: [], orderBy: [] } },
+    postgres: { text: `SELECT * ${from}`, params: [] },
+    mysql: { text: `SELECT * ${from}`, params: [] },
+  },
+  {
+    name: 'eq',
+    input: { kind: 'select', spec: { filters: [{ label: 'id', op: 'eq', value: '7' }], orderBy: [] } },
+    postgres: { text: `SELECT * ${from} WHERE _r."id" = $1`, params: ['7'] },
+    mysql: { text: `SELECT * ${from} WHERE _r.\`id\` = ?`, params: ['7'] },
+  },
+  {
+    name: 'ne',
+    input: { kind: 'select', spec: { filters: [{ label: 'title', op: 'ne', value: 'x' }], orderBy: [] } },
+    postgres: { text: `SELECT * ${from} WHERE _r."title" <> $1`, params: ['x'] },
+    mysql: { text: `SELECT * ${from} WHERE _r.\`title\` <> ?`, params: ['x'] },
+  },
+  {
+    name: 'lt',
+    input: { kind: 'select', spec: { filters: [{ label: 'price', op: 'lt', value: '5' }], orderBy: [] } },
+    postgres: { text: `SELECT * ${from} WHERE _r."price" < $1`, params: ['5'] },
+    mysql: { text: `SELECT * ${from} WHERE _r.\`price\` < ?`, params: ['5'] },
+  },
+  {
+    name: 'le',
+    input: { kind: 'select', spec: { filters: [{ label: 'price', op: 'le', value: '5' }], orderBy: [] } },
+    postgres: { text: `SELECT * ${from} WHERE _r."price" <= $1`, params: ['5'] },
+    mysql: { text: `SELECT * ${from} WHERE _r.\`price\` <= ?`, params: ['5'] },
+  },
+  {
+    name: 'gt',
+    input: { kind: 'select', spec: { filters: [{ label: 'price', op: 'gt', value: '5' }], orderBy: [] } },
+    postgres: { text: `SELECT * ${from} WHERE _r."price" > $1`, params: ['5'] },
+    mysql: { text: `SELECT * ${from} WHERE _r.\`price\` > ?`, params: ['5'] },
+  },
+  {
+    name: 'ge',
+    input: { kind: 'select', spec: { filters: [{ label: 'price', op: 'ge', value: '5' }], orderBy: [] } },
+    postgres: { text: `SELECT * ${from} WHERE _r."price" >= $1`, params: ['5'] },
+    mysql: { text: `SELECT * ${from} WHERE _r.\`price\` >= ?`, params: ['5'] },
+  },
+  {
+    name: 'range: gt and le on the same label, ANDed, params in order',
+    input: {
+      kind: 'select',
+      spec: {
+        filters: [
+          { label: 'price', op: 'gt', value: '5' },
+          { label: 'price', op: 'le', value: '10' },
+        ],
+        orderBy: [],
+      },
+    },
+    postgres: { text: `SELECT * ${from} WHERE _r."price" > $1 AND _r."price" <= $2`, params: ['5', '10'] },
+    mysql: { text: `SELECT * ${from} WHERE _r.\`price\` > ? AND _r.\`price\` <= ?`, params: ['5', '10'] },
+  },
+  {
+    name: 'like on a string field',
+    input: {
+      kind: 'select',
+      spec: { filters: [{ label: 'title', op: 'like', value: 'The%', text: false }], orderBy: [] },
+    },
+    postgres: { text: `SELECT * ${from} WHERE _r."title" LIKE $1 ESCAPE '\\'`, params: ['The%'] },
+    mysql: { text: `SELECT * ${from} WHERE _r.\`title\` LIKE ?`, params: ['The%'] },
+  },
+  {
+    name: 'like on a non-string field: CAST on postgres, plain on mysql',
+    input: {
+      kind: 'select',
+      spec: { filters: [{ label: 'price', op: 'like', value: '1%', text: true }], orderBy: [] },
+    },
+    postgres: { text: `SELECT * ${from} WHERE CAST(_r."price" AS text) LIKE $1 ESCAPE '\\'`, params: ['1%'] },
+    mysql: { text: `SELECT * ${from} WHERE _r.\`price\` LIKE ?`, params: ['1%'] },
+  },
+  {
+    name: 'like keeps escaped wildcards in the parameter',
+    input: {
+      kind: 'select',
+      spec: { filters: [{ label: 'title', op: 'like', value: '100\\%%', text: false }], orderBy: [] },
+    },
+    postgres: { text: `SELECT * ${from} WHERE _r."title" LIKE $1 ESCAPE '\\'`, params: ['100\\%%'] },
+    mysql: { text: `SELECT * ${from} WHERE _r.\`title\` LIKE ?`, params: ['100\\%%'] },
+  },
+  {
+    name: 'in list',
+    input: { kind: 'select', spec: { filters: [{ label: 'id', op: 'in', values: ['1', '2', '3'] }], orderBy: [] } },
+    postgres: { text: `SELECT * ${from} WHERE _r."id" IN ($1, $2, $3)`, params: ['1', '2', '3'] },
+    mysql: { text: `SELECT * ${from} WHERE _r.\`id\` IN (?, ?, ?)`, params: ['1', '2', '3'] },
+  },
+  {
+    name: 'in list of one',
+    input: { kind: 'select', spec: { filters: [{ label: 'id', op: 'in', values: [5n] }], orderBy: [] } },
+    postgres: { text: `SELECT * ${from} WHERE _r."id" IN ($1)`, params: [5n] },
+    mysql: { text: `SELECT * ${from} WHERE _r.\`id\` IN (?)`, params: [5n] },
+  },
+  {
+    name: 'null',
+    input: { kind: 'select', spec: { filters: [{ label: 'price', op: 'null' }], orderBy: [] } },
+    postgres: { text: `SELECT * ${from} WHERE _r."price" IS NULL`, params: [] },
+    mysql: { text: `SELECT * ${from} WHERE _r.\`price\` IS NULL`, params: [] },
+  },
+  {
+    name: 'notnull',
+    input: { kind: 'select', spec: { filters: [{ label: 'price', op: 'notnull' }], orderBy: [] } },
+    postgres: { text: `SELECT * ${from} WHERE _r."price" IS NOT NULL`, params: [] },
+    mysql: { text: `SELECT * ${from} WHERE _r.\`price\` IS NOT NULL`, params: [] },
+  },
+  {
+    name: 'several filters: placeholders numbered across them, null takes none',
+    input: {
+      kind: 'select',
+      spec: {
+        filters: [
+          { label: 'title', op: 'like', value: 'A%', text: false },
+          { label: 'price', op: 'null' },
+          { label: 'id', op: 'in', values: ['4', '5'] },
+          { label: 'id', op: 'ne', value: '9' },
+        ],
+        orderBy: ['id'],
+        limit: 10,
+      },
+    },
+    postgres: {
+      text: `SELECT * ${from} WHERE _r."title" LIKE $1 ESCAPE '\\' AND _r."price" IS NULL AND _r."id" IN ($2, $3) AND _r."id" <> $4 ORDER BY _r."id" LIMIT $5`,
+      params: ['A%', '4', '5', '9', 10],
+    },
+    mysql: {
+      text: `SELECT * ${from} WHERE _r.\`title\` LIKE ? AND _r.\`price\` IS NULL AND _r.\`id\` IN (?, ?) AND _r.\`id\` <> ? ORDER BY _r.\`id\` LIMIT ?`,
+      params: ['A%', '4', '5', '9', 10],
+    },
+  },
+  {
+    name: 'order by several labels',
+    input: { kind: 'select', spec: { filters: [], orderBy: ['langId', 'filmId', 'title'] } },
+    postgres: { text: `SELECT * ${from} ORDER BY _r."langId", _r."filmId", _r."title"`, params: [] },
+    mysql: { text: `SELECT * ${from} ORDER BY _r.\`langId\`, _r.\`filmId\`, _r.\`title\``, params: [] },
+  },
+  {
+    name: 'limit only',
+    input: { kind: 'select', spec: { filters: [], orderBy: ['id'], limit: 20 } },
+    postgres: { text: `SELECT * ${from} ORDER BY _r."id" LIMIT $1`, params: [20] },
+    mysql: { text: `SELECT * ${from} ORDER BY _r.\`id\` LIMIT ?`, params: [20] },
+  },
+  {
+    name: 'limit 0',
+    input: { kind: 'select', spec: { filters: [], orderBy: [], limit: 0 } },
+    postgres: { text: `SELECT * ${from} LIMIT $1`, params: [0] },
+    mysql: { text: `SELECT * ${from} LIMIT ?`, params: [0] },
+  },
+  {
+    name: 'offset only: mysql needs the largest LIMIT',
+    input: { kind: 'select', spec: { filters: [], orderBy: ['id'], offset: 40 } },
+    postgres: { text: `SELECT * ${from} ORDER BY _r."id" OFFSET $1`, params: [40] },
+    mysql: { text: `SELECT * ${from} ORDER BY _r.\`id\` LIMIT 18446744073709551615 OFFSET ?`, params: [40] },
+  },
+  {
+    name: 'limit and offset after a filter',
+    input: {
+      kind: 'select',
+      spec: { filters: [{ label: 'price', op: 'gt', value: '1' }], orderBy: ['id'], limit: 10, offset: 30 },
+    },
+    postgres: {
+      text: `SELECT * ${from} WHERE _r."price" > $1 ORDER BY _r."id" LIMIT $2 OFFSET $3`,
+      params: ['1', 10, 30],
+    },
+    mysql: {
+      text: `SELECT * ${from} WHERE _r.\`price\` > ? ORDER BY _r.\`id\` LIMIT ? OFFSET ?`,
+      params: ['1', 10, 30],
+    },
+  },
+  {
+    name: 'distinct with columns',
+    input: { kind: 'select', spec: { columns: ['id', 'title'], distinct: true, filters: [], orderBy: ['id'] } },
+    postgres: { text: `SELECT DISTINCT _r."id", _r."title" ${from} ORDER BY _r."id"`, params: [] },
+    mysql: { text: `SELECT DISTINCT _r.\`id\`, _r.\`title\` ${from} ORDER BY _r.\`id\``, params: [] },
+  },
+  {
+    name: 'columns without distinct',
+    input: { kind: 'select', spec: { columns: ['id'], filters: [], orderBy: [] } },
+    postgres: { text: `SELECT _r."id" ${from}`, params: [] },
+    mysql: { text: `SELECT _r.\`id\` ${from}`, params: [] },
+  },
+  {
+    name: 'labels with embedded quote characters are quoted by doubling',
+    input: {
+      kind: 'select',
+      spec: { columns: ['we"ird`x'], filters: [{ label: 'we"ird`x', op: 'eq', value: 'v' }], orderBy: ['we"ird`x'] },
+    },
+    postgres: {
+      text: `SELECT _r."we""ird\`x" ${from} WHERE _r."we""ird\`x" = $1 ORDER BY _r."we""ird\`x"`,
+      params: ['v'],
+    },
+    mysql: {
+      text: `SELECT _r.\`we"ird\`\`x\` ${from} WHERE _r.\`we"ird\`\`x\` = ? ORDER BY _r.\`we"ird\`\`x\``,
+      params: ['v'],
+    },
+  },
+  {
+    name: "hostile values only ever travel as parameters",
+    input: {
+      kind: 'select',
+      spec: { filters: [{ label: 'title', op: 'eq', value: "x'; DROP TABLE book; --" }], orderBy: [] },
+    },
+    postgres: { text: `SELECT * ${from} WHERE _r."title" = $1`, params: ["x'; DROP TABLE book; --"] },
+    mysql: { text: `SELECT * ${from} WHERE _r.\`title\` = ?`, params: ["x'; DROP TABLE book; --"] },
+  },
+
+  // INSERT: RETURNING * on postgres; mysql reads back by insert id.
+  {
+    name: 'insert with values',
+    input: { kind: 'insert', table: book, values: { title: 'Dune', price: '9.99', published_on: null } },
+    postgres: {
+      text: 'INSERT INTO "shop"."book" ("title", "price", "published_on") VALUES ($1, $2, $3) RETURNING *',
+      params: ['Dune', '9.99', null],
+    },
+    mysql: {
+      text: 'INSERT INTO `shop`.`book` (`title`, `price`, `published_on`) VALUES (?, ?, ?)',
+      params: ['Dune', '9.99', null],
+    },
+  },
+  {
+    name: 'insert with no values',
+    input: { kind: 'insert', table: book, values: {} },
+    postgres: { text: 'INSERT INTO "shop"."book" DEFAULT VALUES RETURNING *', params: [] },
+    mysql: { text: 'INSERT INTO `shop`.`book` () VALUES ()', params: [] },
+  },
+  {
+    name: 'insert quotes schema, table and columns with embedded quote characters',
+    input: { kind: 'insert', table: { schema: 'my"s`c', table: 't"b`l' }, values: { 'c"o`l': 1 } },
+    postgres: { text: 'INSERT INTO "my""s`c"."t""b`l" ("c""o`l") VALUES ($1) RETURNING *', params: [1] },
+    mysql: { text: 'INSERT INTO `my"s``c`.`t"b``l` (`c"o``l`) VALUES (?)', params: [1] },
+  },
+
+  // UPDATE by key.
+  {
+    name: 'update by one key',
+    input: {
+      kind: 'update',
+      table: book,
+      values: { title: 'New', price: null },
+      keyColumns: ['book_id'],
+      keys: [['7']],
+    },
+    postgres: { text: 'UPDATE "shop"."book" SET "title" = $1, "price" = $2 WHERE "book_id" = $3', params: ['New', null, '7'] },
+    mysql: { text: 'UPDATE `shop`.`book` SET `title` = ?, `price` = ? WHERE `book_id` = ?', params: ['New', null, '7'] },
+  },
+  {
+    name: 'update by several keys',
+    input: { kind: 'update', table: book, values: { price: '1.00' }, keyColumns: ['book_id'], keys: [[1n], [2n], [3n]] },
+    postgres: {
+      text: 'UPDATE "shop"."book" SET "price" = $1 WHERE "book_id" IN ($2, $3, $4)',
+      params: ['1.00', 1n, 2n, 3n],
+    },
+    mysql: { text: 'UPDATE `shop`.`book` SET `price` = ? WHERE `book_id` IN (?, ?, ?)', params: ['1.00', 1n, 2n, 3n] },
+  },
+  {
+    name: 'update one row by a compound key',
+    input: {
+      kind: 'update',
+      table: edition,
+      values: { label: 'x' },
+      keyColumns: ['isbn', 'edition_no'],
+      keys: [['978-3', '2']],
+    },
+    postgres: {
+      text: 'UPDATE "shop"."edition" SET "label" = $1 WHERE "isbn" = $2 AND "edition_no" = $3',
+      params: ['x', '978-3', '2'],
+    },
+    mysql: {
+      text: 'UPDATE `shop`.`edition` SET `label` = ? WHERE `isbn` = ? AND `edition_no` = ?',
+      params: ['x', '978-3', '2'],
+    },
+  },
+  {
+    name: 'update several rows by a compound key: tuple IN',
+    input: {
+      kind: 'update',
+      table: edition,
+      values: { label: 'x' },
+      keyColumns: ['isbn', 'edition_no'],
+      keys: [
+        ['a', '1'],
+        ['b', '2'],
+      ],
+    },
+    postgres: {
+      text: 'UPDATE "shop"."edition" SET "label" = $1 WHERE ("isbn", "edition_no") IN (($2, $3), ($4, $5))',
+      params: ['x', 'a', '1', 'b', '2'],
+    },
+    mysql: {
+      text: 'UPDATE `shop`.`edition` SET `label` = ? WHERE (`isbn`, `edition_no`) IN ((?, ?), (?, ?))',
+      params: ['x', 'a', '1', 'b', '2'],
+    },
+  },
+
+  // DELETE by key.
+  {
+    name: 'delete by one key',
+    input: { kind: 'delete', table: book, keyColumns: ['book_id'], keys: [['7']] },
+    postgres: { text: 'DELETE FROM "shop"."book" WHERE "book_id" = $1', params: ['7'] },
+    mysql: { text: 'DELETE FROM `shop`.`book` WHERE `book_id` = ?', params: ['7'] },
+  },
+  {
+    name: 'delete by several keys',
+    input: { kind: 'delete', table: book, keyColumns: ['book_id'], keys: [['7'], ['8']] },
+    postgres: { text: 'DELETE FROM "shop"."book" WHERE "book_id" IN ($1, $2)', params: ['7', '8'] },
+    mysql: { text: 'DELETE FROM `shop`.`book` WHERE `book_id` IN (?, ?)', params: ['7', '8'] },
+  },
+  {
+    name: 'delete by several compound keys',
+    input: {
+      kind: 'delete',
+      table: edition,
+      keyColumns: ['isbn', 'edition_no'],
+      keys: [
+        ['a', 1n],
+        ['b', 2n],
+      ],
+    },
+    postgres: {
+      text: 'DELETE FROM "shop"."edition" WHERE ("isbn", "edition_no") IN (($1, $2), ($3, $4))',
+      params: ['a', 1n, 'b', 2n],
+    },
+    mysql: {
+      text: 'DELETE FROM `shop`.`edition` WHERE (`isbn`, `edition_no`) IN ((?, ?), (?, ?))',
+      params: ['a', 1n, 'b', 2n],
+    },
+  },
+
+  // SELECT by key (MySQL's read-back of inserted rows).
+  {
+    name: 'select by key, all columns',
+    input: { kind: 'selectByKey', table: book, columns: '*', keyColumns: ['book_id'], keys: [[10n], [11n]] },
+    postgres: { text: 'SELECT * FROM "shop"."book" WHERE "book_id" IN ($1, $2)', params: [10n, 11n] },
+    mysql: { text: 'SELECT * FROM `shop`.`book` WHERE `book_id` IN (?, ?)', params: [10n, 11n] },
+  },
+  {
+    name: 'select by compound key, listed columns',
+    input: {
+      kind: 'selectByKey',
+      table: edition,
+      columns: ['isbn', 'label'],
+      keyColumns: ['isbn', 'edition_no'],
+      keys: [['a', '1']],
+    },
+    postgres: {
+      text: 'SELECT "isbn", "label" FROM "shop"."edition" WHERE "isbn" = $1 AND "edition_no" = $2',
+      params: ['a', '1'],
+    },
+    mysql: {
+      text: 'SELECT `isbn`, `label` FROM `shop`.`edition` WHERE `isbn` = ? AND `edition_no` = ?',
+      params: ['a', '1'],
+    },
+  },
+];
+
+describe('SQL compilers', () => {
+  it.each(cases)('postgres: $name', ({ input, postgres }) => {
+    expect(compile('postgres', input)).toEqual(postgres);
+  });
+
+  it.each(cases)('mysql: $name', ({ input, mysql }) => {
+    expect(compile('mysql', input)).toEqual(mysql);
+  });
+});

@@ -1,0 +1,183 @@
+/**
+ * Hand-built SqlResources and helpers shared by the unit tests of the pure stages (plan, sql, definitions).
+ * Test data only: no IO.
+ */
+import { ServiceError } from '../../lib/errors';
+import type { Dialect, Field, ResourceTable, SqlResource, ValueType } from '../../lib/resource';
+
+export const dialects: readonly Dialect[] = ['postgres', 'mysql'];
+
+interface FieldOptions {
+  readonly primaryKey?: boolean;
+  readonly generated?: boolean;
+  readonly readOnly?: boolean;
+  readonly dbType?: string;
+}
+
+/** A field of `table.column`, labelled `label`. */
+export function field(
+  label: string,
+  type: ValueType,
+  table: string | null,
+  column: string | null,
+  options: FieldOptions = {},
+): Field {
+  return {
+    label,
+    table,
+    column,
+    type,
+    dbType: options.dbType ?? type,
+    primaryKey: options.primaryKey ?? false,
+    generated: options.generated ?? false,
+    readOnly: options.readOnly ?? table === null,
+    nullable: !(options.primaryKey ?? false),
+  };
+}
+
+export function table(
+  name: string,
+  role: ResourceTable['role'],
+  primaryKey: readonly string[],
+  links: ResourceTable['links'] = [],
+  generatedColumns: readonly string[] = [],
+): ResourceTable {
+  return { name, schema: 'shop', table: name, role, primaryKey, generatedColumns, links };
+}
+
+function resource(
+  dialect: Dialect,
+  name: string,
+  kind: SqlResource['kind'],
+  tables: readonly ResourceTable[],
+  fields: readonly Field[],
+  extra: Partial<SqlResource> = {},
+): SqlResource {
+  return {
+    name,
+    file: `/defs/${name.split('.').join('/')}.xml`,
+    kind,
+    database: 'shop',
+    dialect,
+    query: 'select 1',
+    rowName: 'row',
+    collectionName: 'rows',
+    tables: Object.fromEntries(tables.map((t) => [t.name, t])),
+    fields,
+    validations: [],
+    cacheControl: 'no-cache, no-transform',
+    ...extra,
+  };
+}
+
+/**
+ * Flat: Parent `book` (key book_id, generated) and ParentExtension `book_detail` (linked by book_id); `title`
+ * is limited to 20 characters; `titleLength` is computed.
+ */
+export function bookResource(dialect: Dialect): SqlResource {
+  return resource(
+    dialect,
+    'shop.Book',
+    'flat',
+    [
+      table('book', 'Parent', ['book_id'], [], ['book_id']),
+      table(
+        'book_detail',
+        'ParentExtension',
+        ['book_id'],
+        [{ columns: ['book_id'], target: 'book', references: ['book_id'] }],
+      ),
+    ],
+    [
+      field('id', 'integer', 'book', 'book_id', { primaryKey: true, generated: true }),
+      field('title', 'string', 'book', 'title'),
+      field('price', 'decimal', 'book', 'price'),
+      field('published', 'date', 'book', 'published_on'),
+      field('summary', 'string', 'book_detail', 'summary'),
+      field('titleLength', 'integer', null, null),
+    ],
+    { rowName: 'book', collectionName: 'books', validations: [{ name: 'title', type: 'String', maxLength: 20 }] },
+  );
+}
+
+/** Flat with a compound key: `edition` (isbn, edition_no). */
+export function editionResource(dialect: Dialect): SqlResource {
+  return resource(
+    dialect,
+    'Edition',
+    'flat',
+    [table('edition', 'Parent', ['isbn', 'edition_no'])],
+    [
+      field('isbn', 'string', 'edition', 'isbn', { primaryKey: true }),
+      field('editionNo', 'integer', 'edition', 'edition_no', { primaryKey: true }),
+      field('label', 'string', 'edition', 'label'),
+    ],
+    { rowName: 'edition', collectionName: 'editions' },
+  );
+}
+
+/** Flat whose query does not select the Parent key: ordered by its orderable fields (D8), not addressable. */
+export function logResource(dialect: Dialect): SqlResource {
+  return resource(
+    dialect,
+    'Log',
+    'flat',
+    [table('log', 'Parent', ['log_id'])],
+    [
+      field('message', 'string', 'log', 'message'),
+      field('at', 'timestamp', 'log', 'at'),
+      field('raw', 'binary', 'log', 'raw'),
+      field('extra', 'string', 'log', 'extra', { dbType: 'jsonb' }),
+      field('level', 'integer', 'log', 'level'),
+    ],
+  );
+}
+
+/** One-to-many: Parent `language` (language_id), Child `film` (film_id). */
+export function languageResource(dialect: Dialect): SqlResource {
+  return resource(
+    dialect,
+    'Lang',
+    'one-to-many',
+    [
+      table('language', 'Parent', ['language_id']),
+      table(
+        'film',
+        'Child',
+        ['film_id'],
+        [{ columns: ['language_id'], target: 'language', references: ['language_id'] }],
+      ),
+    ],
+    [
+      field('langId', 'integer', 'language', 'language_id', { primaryKey: true }),
+      field('langName', 'string', 'language', 'name'),
+      field('filmId', 'integer', 'film', 'film_id', { primaryKey: true }),
+      field('title', 'string', 'film', 'title'),
+    ],
+    { rowName: 'lang', collectionName: 'langs', childRowName: 'movie', childCollectionName: 'movies' },
+  );
+}
+
+/** Runs `fn`, which must throw, and returns what it threw. */
+export function thrownBy(fn: () => unknown): unknown {
+  try {
+    fn();
+  } catch (error) {
+    return error;
+  }
+  throw new Error('expected an error, but nothing was thrown');
+}
+
+/** The parts of a ServiceError a test compares exactly. */
+export interface ExpectedError {
+  readonly status: number;
+  readonly code: string;
+  readonly message: string;
+}
+
+/** Runs `fn`, which must throw a ServiceError, and returns its status, code and message. */
+export function serviceErrorOf(fn: () => unknown): ExpectedError & { readonly name: string } {
+  const error = thrownBy(fn);
+  if (!(error instanceof ServiceError)) throw new Error(`expected a ServiceError, got ${String(error)}`);
+  return { name: error.name, status: error.status, code: error.code, message: error.message };
+}
