@@ -42,6 +42,7 @@ const postgresStates: Record<string, Kind> = {
   '22007': 'bad_value', // invalid_datetime_format
   '22008': 'bad_value', // datetime_field_overflow
   '22P02': 'bad_value', // invalid_text_representation
+  '22021': 'bad_value', // character_not_in_repertoire (a NUL byte in text)
 };
 
 const mysqlErrnos: Record<number, Kind> = {

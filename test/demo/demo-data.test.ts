@@ -14,7 +14,7 @@ import mysql from 'mysql2/promise';
 import postgres from 'postgres';
 import { DEMO_EDGE_CASES, demoData, demoRows } from '../../scripts/demo/data';
 import { DEMO_TABLES, demoSchema } from '../../scripts/demo/schema';
-import { seedDemo } from '../../scripts/demo/seed';
+import { seedDemo, seedUrl } from '../../scripts/demo/seed';
 import { insertStatements, sqlLiteral } from '../../scripts/demo/sql-text';
 import { startPgliteServer } from '../../scripts/pglite-server';
 
@@ -54,7 +54,7 @@ async function edgeCases(query: Query): Promise<Record<string, unknown>> {
     author: await one('select first_name, last_name from author where author_id = 1'),
     mononym: await one(`select first_name from author where author_id = ${DEMO_EDGE_CASES.mononymousAuthorId}`),
     noCountry: await one('select publisher_id from publisher where country is null'),
-    childless: await one('select count(*) from book where publisher_id = 12'),
+    childless: await one(`select count(*) from book where publisher_id = ${DEMO_EDGE_CASES.childlessPublisherId}`),
     booksWithoutReviews: Number(
       (await one('select count(*) from book where book_id not in (select book_id from review)'))[0],
     ),
@@ -225,8 +225,9 @@ describe.each([
 
   beforeAll(async () => {
     if (!url) return;
-    ({ query, close } = await (dialect === 'postgres' ? openPostgres(url, database) : openMysql(url, database)));
-    await seedDemo(query, dialect);
+    const opened = await (dialect === 'postgres' ? openPostgres(url, database) : openMysql(url, database));
+    ({ query, close } = opened);
+    await seedUrl(opened.url); // the `npm run demo:seed -- <url>` path
   });
   afterAll(async () => close?.());
 
@@ -237,14 +238,25 @@ describe.each([
   maybe('runs every definition query', () => expectDefinitionsRun(query));
 });
 
-async function openPostgres(url: string, database: string): Promise<{ query: Query; close: () => Promise<void> }> {
+interface OpenDatabase {
+  readonly url: string;
+  readonly query: Query;
+  close(): Promise<void>;
+}
+
+function withDatabase(url: string, database: string): string {
+  const target = new URL(url);
+  target.pathname = `/${database}`;
+  return target.toString();
+}
+
+async function openPostgres(url: string, database: string): Promise<OpenDatabase> {
   const admin = postgres(url, { max: 1, onnotice: () => {} });
   await admin.unsafe(`drop database if exists ${database}`);
   await admin.unsafe(`create database ${database}`);
-  const target = new URL(url);
-  target.pathname = `/${database}`;
-  const sql = postgres(target.toString(), { max: 1, onnotice: () => {} });
+  const sql = postgres(withDatabase(url, database), { max: 1, onnotice: () => {} });
   return {
+    url: withDatabase(url, database),
     query: async (text) => [...(await sql.unsafe(text))],
     close: async () => {
       await sql.end();
@@ -254,12 +266,13 @@ async function openPostgres(url: string, database: string): Promise<{ query: Que
   };
 }
 
-async function openMysql(url: string, database: string): Promise<{ query: Query; close: () => Promise<void> }> {
+async function openMysql(url: string, database: string): Promise<OpenDatabase> {
   const connection = await mysql.createConnection({ uri: url, charset: 'utf8mb4', dateStrings: true });
   await connection.query(`drop database if exists ${database}`);
   await connection.query(`create database ${database} character set utf8mb4`);
   await connection.query(`use ${database}`);
   return {
+    url: withDatabase(url, database),
     query: async (text) => {
       const [rows] = await connection.query(text);
       return Array.isArray(rows) ? (rows as Record<string, unknown>[]) : [];

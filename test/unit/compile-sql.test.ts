@@ -261,7 +261,7 @@ const cases: { name: string; input: Input; postgres: CompiledQuery; mysql: Compi
     },
   },
   {
-    name: "hostile values only ever travel as parameters",
+    name: 'hostile values only ever travel as parameters',
     input: {
       kind: 'select',
       spec: { filters: [{ label: 'title', op: 'eq', value: "x'; DROP TABLE book; --" }], orderBy: [] },
@@ -306,12 +306,24 @@ const cases: { name: string; input: Input; postgres: CompiledQuery; mysql: Compi
       keyColumns: ['book_id'],
       keys: [['7']],
     },
-    postgres: { text: 'UPDATE "shop"."book" SET "title" = $1, "price" = $2 WHERE "book_id" = $3', params: ['New', null, '7'] },
-    mysql: { text: 'UPDATE `shop`.`book` SET `title` = ?, `price` = ? WHERE `book_id` = ?', params: ['New', null, '7'] },
+    postgres: {
+      text: 'UPDATE "shop"."book" SET "title" = $1, "price" = $2 WHERE "book_id" = $3',
+      params: ['New', null, '7'],
+    },
+    mysql: {
+      text: 'UPDATE `shop`.`book` SET `title` = ?, `price` = ? WHERE `book_id` = ?',
+      params: ['New', null, '7'],
+    },
   },
   {
     name: 'update by several keys',
-    input: { kind: 'update', table: book, values: { price: '1.00' }, keyColumns: ['book_id'], keys: [[1n], [2n], [3n]] },
+    input: {
+      kind: 'update',
+      table: book,
+      values: { price: '1.00' },
+      keyColumns: ['book_id'],
+      keys: [[1n], [2n], [3n]],
+    },
     postgres: {
       text: 'UPDATE "shop"."book" SET "price" = $1 WHERE "book_id" IN ($2, $3, $4)',
       params: ['1.00', 1n, 2n, 3n],

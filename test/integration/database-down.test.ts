@@ -1,0 +1,72 @@
+/**
+ * Spec 7 and D20: a database that cannot be reached answers 500 with `driver message :: SQL` within the connect
+ * timeout, and the service recovers by itself when the database comes back.
+ */
+import net from 'node:net';
+import { PGlite } from '@electric-sql/pglite';
+import { closeDatabases } from '../../lib/db/select-database';
+import { startPgliteServer } from '../../scripts/pglite-server';
+import { testData, testSchema } from '../support/schema';
+import { invoke, testDefinitions, useService } from '../support/service';
+
+/** A port nothing listens on: bound, then released. */
+async function closedPort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as net.AddressInfo).port;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+afterEach(closeDatabases);
+
+describe.each([
+  ['postgres', (port: number) => `postgres://postgres:secret-pw@127.0.0.1:${port}/x`],
+  ['mysql', (port: number) => `mysql://root:secret-pw@127.0.0.1:${port}/x`],
+])('%s unreachable', (_name, urlFor) => {
+  it('answers 500 with the driver message, " :: " and the SQL, well within the connect timeout', async () => {
+    await useService({
+      DATABASE_URL: urlFor(await closedPort()),
+      DEFINITIONS_DIR: testDefinitions,
+      DB_CONNECT_TIMEOUT_MS: '2000',
+    });
+    const started = Date.now();
+    const reply = await invoke({ method: 'GET', path: '/res/Item' });
+    const elapsed = Date.now() - started;
+    expect(reply.status).toBe(500);
+    expect(reply.headers['content-type']).toMatch(/^text\/plain/);
+    expect(reply.body).toMatch(/ECONNREFUSED.* :: select item\.item_id as id/is);
+    expect(reply.body).not.toContain('secret-pw');
+    expect(elapsed).toBeLessThan(2000);
+    const write = await invoke({ method: 'DELETE', path: '/res/Item/1' });
+    expect(write.status).toBe(500);
+    expect(write.body).toMatch(/ :: /);
+  });
+});
+
+describe('recovery', () => {
+  it('the next request after the database is back succeeds without a restart (D20)', async () => {
+    const db = await PGlite.create();
+    for (const statement of [...testSchema('postgres'), ...testData('postgres')]) await db.exec(statement);
+    const port = await closedPort();
+    let server = await startPgliteServer(db, { port });
+    await useService({
+      DATABASE_URL: server.url('test'),
+      DEFINITIONS_DIR: testDefinitions,
+      DB_CONNECT_TIMEOUT_MS: '2000',
+    });
+    expect((await invoke({ method: 'GET', path: '/res/Item/1' })).status).toBe(200);
+    await server.stop();
+    const down = await invoke({ method: 'GET', path: '/res/Item/1' });
+    expect(down.status).toBe(500);
+    expect(down.body).toMatch(/ :: SELECT \* FROM \(select item\.item_id/);
+    expect(down.body).toMatch(/WHERE _r\."id" = '1' ORDER BY _r\."id"$/);
+    server = await startPgliteServer(db, { port });
+    const back = await invoke({ method: 'GET', path: '/res/Item/1', query: '_output=json' });
+    expect(back.status).toBe(200);
+    expect(JSON.parse(back.body).items[0].name).toBe('apple');
+    await closeDatabases();
+    await server.stop();
+    await db.close();
+  });
+});

@@ -1,0 +1,142 @@
+/**
+ * Table tests of content negotiation (D12): response type from _output, Accept, the body type or XML; 406 and
+ * 415; problem+json for errors (D19). Pure.
+ */
+import { negotiateResponse, requestBodyType, wantsProblemJson } from '../../lib/http/negotiate';
+import type { BodyType, OutputType } from '../../lib/request/types';
+import { serviceErrorOf } from './fixtures';
+
+const xml = 'application/xml';
+const json = 'application/json';
+const browser = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8';
+
+const responses: { accept: string | undefined; output?: OutputType; body?: BodyType; expected: OutputType }[] = [
+  // _output wins over everything
+  { accept: xml, output: json, expected: json },
+  { accept: json, output: xml, expected: xml },
+  { accept: 'application/json;q=1, application/xml;q=0.1', output: xml, body: 'json', expected: xml },
+  { accept: undefined, output: json, body: 'xml', expected: json },
+  // absent, empty or only */*: no preference; a JSON write answers JSON, anything else XML
+  { accept: undefined, expected: xml },
+  { accept: '', expected: xml },
+  { accept: ' ', expected: xml },
+  { accept: '*/*', expected: xml },
+  { accept: '*/*;q=0.5', expected: xml },
+  { accept: undefined, body: 'json', expected: json },
+  { accept: '', body: 'json', expected: json },
+  { accept: '*/*', body: 'json', expected: json },
+  { accept: undefined, body: 'xml', expected: xml },
+  { accept: '*/*', body: 'form', expected: xml },
+  { accept: 'application/problem+json', expected: xml },
+  { accept: 'application/problem+json', body: 'json', expected: json },
+  // an explicit Accept decides, whatever the body
+  { accept: json, expected: json },
+  { accept: xml, expected: xml },
+  { accept: 'text/xml', expected: xml },
+  { accept: xml, body: 'json', expected: xml },
+  { accept: json, body: 'xml', expected: json },
+  { accept: 'APPLICATION/JSON', expected: json },
+  { accept: 'application/json; charset=utf-8', expected: json },
+  // q-values; ties give XML
+  { accept: 'application/json;q=0.5, application/xml;q=0.9', expected: xml },
+  { accept: 'application/json;q=0.9, application/xml;q=0.5', expected: json },
+  { accept: ' application/json ; q=0.7 , application/xml ; Q=0.6', expected: json },
+  { accept: 'application/json, application/xml', expected: xml },
+  { accept: 'application/xml, application/json', expected: xml },
+  { accept: 'application/json;q=0.8, application/xml;q=0.8', expected: xml },
+  { accept: 'application/json, */*;q=0.1', expected: json },
+  { accept: 'application/xml;q=0.2, */*', expected: json },
+  { accept: '*/*, application/json', expected: xml },
+  { accept: 'application/json, application/problem+json', expected: json },
+  // a browser prefers XML
+  { accept: browser, expected: xml },
+  { accept: browser, body: 'json', expected: xml },
+  // wildcards of a major type
+  { accept: 'application/*', expected: xml },
+  { accept: 'application/*;q=0.5, application/json', expected: json },
+  { accept: 'application/*, application/xml;q=0.1', expected: json },
+  { accept: 'text/*', expected: xml },
+  { accept: 'text/html, application/json;q=0.1', expected: json },
+];
+
+const notAcceptable: (string | undefined)[] = [
+  'text/html',
+  'image/png, text/plain',
+  'application/json;q=0',
+  'application/json;q=0, application/xml;q=0',
+  'application/json;q=0, application/xml;q=0, text/xml;q=0',
+  'application/xhtml+xml',
+  'text/*;q=0, application/yaml',
+];
+
+const bodyTypes: { contentType: string; expected: BodyType }[] = [
+  { contentType: 'application/xml', expected: 'xml' },
+  { contentType: 'application/xml; charset=utf-8', expected: 'xml' },
+  { contentType: 'text/xml', expected: 'xml' },
+  { contentType: 'TEXT/XML; charset=ISO-8859-1', expected: 'xml' },
+  { contentType: 'application/atom+xml', expected: 'xml' },
+  { contentType: 'application/json', expected: 'json' },
+  { contentType: 'application/json;charset=UTF-8', expected: 'json' },
+  { contentType: ' Application/JSON ', expected: 'json' },
+  { contentType: 'application/vnd.api+json', expected: 'json' },
+  { contentType: 'application/x-www-form-urlencoded', expected: 'form' },
+  { contentType: 'application/x-www-form-urlencoded; charset=UTF-8', expected: 'form' },
+];
+
+const unsupported: (string | undefined)[] = [
+  'text/plain',
+  'multipart/form-data; boundary=x',
+  'application/octet-stream',
+  'text/html',
+  'application/jsonp',
+  '',
+  undefined,
+];
+
+describe('negotiateResponse', () => {
+  it.each(responses)(
+    'Accept "$accept", _output $output, body $body → $expected',
+    ({ accept, output, body, expected }) => {
+      expect(negotiateResponse(accept, output, body)).toBe(expected);
+    },
+  );
+
+  it.each(notAcceptable)('Accept "%s" is a 406', (accept) => {
+    expect(serviceErrorOf(() => negotiateResponse(accept, undefined, 'json'))).toEqual({
+      name: 'NegotiationError',
+      status: 406,
+      code: 'not_acceptable',
+      message: `Accept "${accept}" admits no type this service answers with; use application/xml or application/json`,
+    });
+  });
+});
+
+describe('requestBodyType', () => {
+  it.each(bodyTypes)('$contentType → $expected', ({ contentType, expected }) => {
+    expect(requestBodyType(contentType)).toBe(expected);
+  });
+
+  it.each(unsupported)('Content-Type "%s" is a 415', (contentType) => {
+    expect(serviceErrorOf(() => requestBodyType(contentType))).toEqual({
+      name: 'NegotiationError',
+      status: 415,
+      code: 'unsupported_media_type',
+      message: `Content-Type "${contentType ?? ''}" is not supported for request bodies; use application/xml or application/json or application/x-www-form-urlencoded`,
+    });
+  });
+});
+
+describe('wantsProblemJson', () => {
+  it.each([
+    { accept: 'application/problem+json', expected: true },
+    { accept: 'APPLICATION/PROBLEM+JSON', expected: true },
+    { accept: 'text/html, application/problem+json;q=0.5', expected: true },
+    { accept: 'application/problem+json;q=0', expected: false },
+    { accept: 'application/json', expected: false },
+    { accept: '*/*', expected: false },
+    { accept: '', expected: false },
+    { accept: undefined, expected: false },
+  ])('Accept "$accept" → $expected', ({ accept, expected }) => {
+    expect(wantsProblemJson(accept)).toBe(expected);
+  });
+});

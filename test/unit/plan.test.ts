@@ -1,0 +1,924 @@
+/**
+ * Table tests of the planners (D6-D8, D13, D16a, D18) on hand-built flat resources: reads, path keys, order,
+ * and the writes of one request. Pure: no database.
+ */
+import { orderOf, planRead } from '../../lib/plan/plan-read';
+import { planWrite, type WriteInput } from '../../lib/plan/plan-write';
+import { parentKeyFields, planPathKey, splitRow } from '../../lib/plan/resource-fields';
+import type { Plan } from '../../lib/plan/types';
+import type { ParsedQuery, RawValue } from '../../lib/request/types';
+import type { Dialect, SqlResource } from '../../lib/resource';
+import {
+  bookResource,
+  dialects,
+  type ExpectedError,
+  editionResource,
+  languageResource,
+  logResource,
+  serviceErrorOf,
+} from './fixtures';
+
+type Make = (dialect: Dialect) => SqlResource;
+
+const bookFields = 'id, title, price, published, summary, titleLength';
+
+// ---------------------------------------------------------------------------------------------------------------
+// Reads (R1, R2)
+
+const reads: {
+  name: string;
+  resource: Make;
+  query: ParsedQuery;
+  pathKeys?: string[];
+  postgres: Plan;
+  mysql: Plan;
+}[] = [
+  {
+    name: 'no filters: all rows ordered by the parent key',
+    resource: bookResource,
+    query: { filters: [] },
+    postgres: { kind: 'read', select: { filters: [], orderBy: ['id'] } },
+    mysql: { kind: 'read', select: { filters: [], orderBy: ['id'] } },
+  },
+  {
+    name: 'eq on the integer key converts per dialect',
+    resource: bookResource,
+    query: { filters: [{ name: 'id', op: 'eq', value: ' 5 ' }] },
+    postgres: { kind: 'read', select: { filters: [{ label: 'id', op: 'eq', value: '5' }], orderBy: ['id'] } },
+    mysql: { kind: 'read', select: { filters: [{ label: 'id', op: 'eq', value: 5n }], orderBy: ['id'] } },
+  },
+  {
+    name: 'range on a decimal',
+    resource: bookResource,
+    query: {
+      filters: [
+        { name: 'price', op: 'ge', value: '5' },
+        { name: 'price', op: 'lt', value: '10.50' },
+      ],
+    },
+    postgres: {
+      kind: 'read',
+      select: {
+        filters: [
+          { label: 'price', op: 'ge', value: '5' },
+          { label: 'price', op: 'lt', value: '10.50' },
+        ],
+        orderBy: ['id'],
+      },
+    },
+    mysql: {
+      kind: 'read',
+      select: {
+        filters: [
+          { label: 'price', op: 'ge', value: '5' },
+          { label: 'price', op: 'lt', value: '10.50' },
+        ],
+        orderBy: ['id'],
+      },
+    },
+  },
+  {
+    name: 'like on a string field compares as is, on a decimal as text',
+    resource: bookResource,
+    query: {
+      filters: [
+        { name: 'title', op: 'like', value: 'The%' },
+        { name: 'price', op: 'like', value: '1%' },
+      ],
+    },
+    postgres: {
+      kind: 'read',
+      select: {
+        filters: [
+          { label: 'title', op: 'like', value: 'The%', text: false },
+          { label: 'price', op: 'like', value: '1%', text: true },
+        ],
+        orderBy: ['id'],
+      },
+    },
+    mysql: {
+      kind: 'read',
+      select: {
+        filters: [
+          { label: 'title', op: 'like', value: 'The%', text: false },
+          { label: 'price', op: 'like', value: '1%', text: true },
+        ],
+        orderBy: ['id'],
+      },
+    },
+  },
+  {
+    name: 'in list items are converted one by one',
+    resource: bookResource,
+    query: { filters: [{ name: 'id', op: 'in', values: ['1', ' 2 '] }] },
+    postgres: { kind: 'read', select: { filters: [{ label: 'id', op: 'in', values: ['1', '2'] }], orderBy: ['id'] } },
+    mysql: { kind: 'read', select: { filters: [{ label: 'id', op: 'in', values: [1n, 2n] }], orderBy: ['id'] } },
+  },
+  {
+    name: 'null and notnull carry no value',
+    resource: bookResource,
+    query: {
+      filters: [
+        { name: 'published', op: 'null' },
+        { name: 'summary', op: 'notnull' },
+      ],
+    },
+    postgres: {
+      kind: 'read',
+      select: {
+        filters: [
+          { label: 'published', op: 'null' },
+          { label: 'summary', op: 'notnull' },
+        ],
+        orderBy: ['id'],
+      },
+    },
+    mysql: {
+      kind: 'read',
+      select: {
+        filters: [
+          { label: 'published', op: 'null' },
+          { label: 'summary', op: 'notnull' },
+        ],
+        orderBy: ['id'],
+      },
+    },
+  },
+  {
+    name: 'filters are only type-checked, not validated (D1): a title longer than its maxLength',
+    resource: bookResource,
+    query: { filters: [{ name: 'title', op: 'eq', value: 'A title far too long to keep' }] },
+    postgres: {
+      kind: 'read',
+      select: { filters: [{ label: 'title', op: 'eq', value: 'A title far too long to keep' }], orderBy: ['id'] },
+    },
+    mysql: {
+      kind: 'read',
+      select: { filters: [{ label: 'title', op: 'eq', value: 'A title far too long to keep' }], orderBy: ['id'] },
+    },
+  },
+  {
+    name: 'limit and offset pass through',
+    resource: bookResource,
+    query: { filters: [], limit: 10, offset: 20 },
+    postgres: { kind: 'read', select: { filters: [], orderBy: ['id'], limit: 10, offset: 20 } },
+    mysql: { kind: 'read', select: { filters: [], orderBy: ['id'], limit: 10, offset: 20 } },
+  },
+  {
+    name: 'R2: the path key becomes an eq filter on the key label',
+    resource: bookResource,
+    query: { filters: [] },
+    pathKeys: ['7'],
+    postgres: { kind: 'read', select: { filters: [{ label: 'id', op: 'eq', value: '7' }], orderBy: ['id'] } },
+    mysql: { kind: 'read', select: { filters: [{ label: 'id', op: 'eq', value: 7n }], orderBy: ['id'] } },
+  },
+  {
+    name: 'R2 with a filter: the path key is ANDed after it',
+    resource: bookResource,
+    query: { filters: [{ name: 'title', op: 'eq', value: 'Dune' }] },
+    pathKeys: ['7'],
+    postgres: {
+      kind: 'read',
+      select: {
+        filters: [
+          { label: 'title', op: 'eq', value: 'Dune' },
+          { label: 'id', op: 'eq', value: '7' },
+        ],
+        orderBy: ['id'],
+      },
+    },
+    mysql: {
+      kind: 'read',
+      select: {
+        filters: [
+          { label: 'title', op: 'eq', value: 'Dune' },
+          { label: 'id', op: 'eq', value: 7n },
+        ],
+        orderBy: ['id'],
+      },
+    },
+  },
+  {
+    name: 'R2 with a compound key: one segment per key column, in key order',
+    resource: editionResource,
+    query: { filters: [] },
+    pathKeys: ['978-3/x', '2'],
+    postgres: {
+      kind: 'read',
+      select: {
+        filters: [
+          { label: 'isbn', op: 'eq', value: '978-3/x' },
+          { label: 'editionNo', op: 'eq', value: '2' },
+        ],
+        orderBy: ['isbn', 'editionNo'],
+      },
+    },
+    mysql: {
+      kind: 'read',
+      select: {
+        filters: [
+          { label: 'isbn', op: 'eq', value: '978-3/x' },
+          { label: 'editionNo', op: 'eq', value: 2n },
+        ],
+        orderBy: ['isbn', 'editionNo'],
+      },
+    },
+  },
+  {
+    name: 'D8: without the key selected, ordered by every orderable field (no binary, no json)',
+    resource: logResource,
+    query: { filters: [] },
+    postgres: { kind: 'read', select: { filters: [], orderBy: ['message', 'at', 'level'] } },
+    mysql: { kind: 'read', select: { filters: [], orderBy: ['message', 'at', 'level'] } },
+  },
+  {
+    name: 'D8: hierarchical resources order by the parent key, then the child key',
+    resource: languageResource,
+    query: { filters: [{ name: 'title', op: 'eq', value: 'x' }] },
+    postgres: {
+      kind: 'read',
+      select: { filters: [{ label: 'title', op: 'eq', value: 'x' }], orderBy: ['langId', 'filmId'] },
+    },
+    mysql: {
+      kind: 'read',
+      select: { filters: [{ label: 'title', op: 'eq', value: 'x' }], orderBy: ['langId', 'filmId'] },
+    },
+  },
+];
+
+const badReads: { name: string; resource: Make; query: ParsedQuery; pathKeys?: string[]; error: ExpectedError }[] = [
+  {
+    name: 'unknown field: 400 naming it and the resource',
+    resource: bookResource,
+    query: { filters: [{ name: 'colour', op: 'eq', value: 'red' }] },
+    error: {
+      status: 400,
+      code: 'bad_parameter',
+      message: `Unknown field colour in resource shop.Book; its fields are ${bookFields}`,
+    },
+  },
+  {
+    name: 'labels are case-sensitive',
+    resource: bookResource,
+    query: { filters: [{ name: 'Title', op: 'eq', value: 'x' }] },
+    error: {
+      status: 400,
+      code: 'bad_parameter',
+      message: `Unknown field Title in resource shop.Book; its fields are ${bookFields}`,
+    },
+  },
+  {
+    name: 'a read-only (computed) field cannot be a filter',
+    resource: bookResource,
+    query: { filters: [{ name: 'titleLength', op: 'gt', value: '3' }] },
+    error: {
+      status: 400,
+      code: 'read_only_field',
+      message: 'Field titleLength of resource shop.Book is computed and cannot be a filter',
+    },
+  },
+  {
+    name: 'a value that does not convert',
+    resource: bookResource,
+    query: { filters: [{ name: 'id', op: 'eq', value: '47 or 1=1' }] },
+    error: { status: 400, code: 'bad_value', message: 'Could not convert id value 47 or 1=1 to number' },
+  },
+  {
+    name: 'an IN item that does not convert',
+    resource: bookResource,
+    query: { filters: [{ name: 'published', op: 'in', values: ['2023-01-01', '2023-02-30'] }] },
+    error: {
+      status: 400,
+      code: 'bad_value',
+      message: 'Could not convert published value 2023-02-30 to date (YYYY-MM-DD)',
+    },
+  },
+  {
+    name: 'D7: more path segments than key columns',
+    resource: bookResource,
+    query: { filters: [] },
+    pathKeys: ['1', '2'],
+    error: {
+      status: 400,
+      code: 'bad_path_key',
+      message: 'Resource shop.Book has a key of 1 part(s) (id), the path gives 2',
+    },
+  },
+  {
+    name: 'D7: fewer path segments than a compound key',
+    resource: editionResource,
+    query: { filters: [] },
+    pathKeys: ['978-3'],
+    error: {
+      status: 400,
+      code: 'bad_path_key',
+      message: 'Resource Edition has a key of 2 part(s) (isbn/editionNo), the path gives 1',
+    },
+  },
+  {
+    name: 'D7: a path segment that does not convert',
+    resource: bookResource,
+    query: { filters: [] },
+    pathKeys: ['abc'],
+    error: { status: 400, code: 'bad_path_key', message: 'Could not convert id value abc to number' },
+  },
+  {
+    name: 'D7: the second segment of a compound key that does not convert',
+    resource: editionResource,
+    query: { filters: [] },
+    pathKeys: ['978-3', 'two'],
+    error: { status: 400, code: 'bad_path_key', message: 'Could not convert editionNo value two to number' },
+  },
+  {
+    name: 'a path key on a resource whose query does not select the key',
+    resource: logResource,
+    query: { filters: [] },
+    pathKeys: ['1'],
+    error: {
+      status: 400,
+      code: 'bad_request',
+      message: 'Resource Log cannot address rows by key: its query does not select the primary key of log',
+    },
+  },
+];
+
+describe('planRead', () => {
+  describe.each(dialects)('%s', (dialect) => {
+    it.each(reads)('$name', ({ resource, query, pathKeys, ...expected }) => {
+      expect(planRead(resource(dialect), query, pathKeys ?? [])).toEqual(expected[dialect]);
+    });
+
+    it.each(badReads)('$name', ({ resource, query, pathKeys, error }) => {
+      expect(serviceErrorOf(() => planRead(resource(dialect), query, pathKeys ?? []))).toEqual({
+        name: 'BadRequestError',
+        ...error,
+      });
+    });
+  });
+});
+
+describe('orderOf (D8)', () => {
+  it.each([
+    { resource: bookResource, order: ['id'] },
+    { resource: editionResource, order: ['isbn', 'editionNo'] },
+    { resource: logResource, order: ['message', 'at', 'level'] },
+    { resource: languageResource, order: ['langId', 'filmId'] },
+  ])('$order', ({ resource, order }) => {
+    expect(orderOf(resource('postgres'))).toEqual(order);
+  });
+});
+
+describe('resource fields', () => {
+  it('parentKeyFields: the key fields in key order', () => {
+    expect(parentKeyFields(editionResource('postgres')).map((f) => f.label)).toEqual(['isbn', 'editionNo']);
+  });
+
+  it.each([
+    { dialect: 'postgres', segments: ['a b', '+3'], key: ['a b', '3'] },
+    { dialect: 'mysql', segments: ['a b', '+3'], key: ['a b', 3n] },
+  ] as const)('planPathKey on $dialect', ({ dialect, segments, key }) => {
+    expect(planPathKey(editionResource(dialect), segments)).toEqual(key);
+  });
+
+  it.each([
+    {
+      name: 'parent and extension columns, key complete',
+      values: { id: '3', title: 'Dune', summary: 'Spice' },
+      postgres: {
+        parent: { book_id: '3', title: 'Dune' },
+        extensions: [{ table: 'book_detail', values: { summary: 'Spice' } }],
+        key: ['3'],
+      },
+      mysql: {
+        parent: { book_id: 3n, title: 'Dune' },
+        extensions: [{ table: 'book_detail', values: { summary: 'Spice' } }],
+        key: [3n],
+      },
+    },
+    {
+      name: 'no key, JSON null and number values',
+      values: { price: 9.5, published: null },
+      postgres: { parent: { price: '9.5', published_on: null }, extensions: [], key: undefined },
+      mysql: { parent: { price: '9.5', published_on: null }, extensions: [], key: undefined },
+    },
+  ] as { name: string; values: Record<string, RawValue>; postgres: unknown; mysql: unknown }[])(
+    'splitRow: $name',
+    ({ values, ...expected }) => {
+      for (const dialect of dialects) expect(splitRow(bookResource(dialect), values)).toEqual(expected[dialect]);
+    },
+  );
+});
+
+// ---------------------------------------------------------------------------------------------------------------
+// Writes (C1-C2, U1-U3, D1-D3 on flat resources)
+
+const form = (values: Record<string, RawValue>): Pick<WriteInput, 'bodyType' | 'rows'> => ({
+  bodyType: 'form',
+  rows: [{ values }],
+});
+const json = (...rows: Record<string, RawValue>[]): Pick<WriteInput, 'bodyType' | 'rows'> => ({
+  bodyType: 'json',
+  rows: rows.map((values) => ({ values })),
+});
+const xml = (...rows: Record<string, RawValue>[]): Pick<WriteInput, 'bodyType' | 'rows'> => ({
+  bodyType: 'xml',
+  rows: rows.map((values) => ({ values })),
+});
+
+const writes: { name: string; resource: Make; input: WriteInput; postgres: Plan; mysql: Plan }[] = [
+  {
+    name: 'C1: a form row split into parent and extension values',
+    resource: bookResource,
+    input: { op: 'insert', pathKeys: [], filters: [], ...form({ title: 'Dune', price: '9.99', summary: 'Spice' }) },
+    postgres: {
+      kind: 'insert',
+      rows: [
+        {
+          parent: { title: 'Dune', price: '9.99' },
+          extensions: [{ table: 'book_detail', values: { summary: 'Spice' } }],
+        },
+      ],
+    },
+    mysql: {
+      kind: 'insert',
+      rows: [
+        {
+          parent: { title: 'Dune', price: '9.99' },
+          extensions: [{ table: 'book_detail', values: { summary: 'Spice' } }],
+        },
+      ],
+    },
+  },
+  {
+    name: 'C2: JSON rows; a row without extension fields writes no extension row; a given key is kept',
+    resource: bookResource,
+    input: {
+      op: 'insert',
+      pathKeys: [],
+      filters: [],
+      ...json({ title: 'A', published: '2024-02-29' }, { id: 12, title: 'B', summary: null }),
+    },
+    postgres: {
+      kind: 'insert',
+      rows: [
+        { parent: { title: 'A', published_on: '2024-02-29' }, extensions: [] },
+        { parent: { book_id: '12', title: 'B' }, extensions: [{ table: 'book_detail', values: { summary: null } }] },
+      ],
+    },
+    mysql: {
+      kind: 'insert',
+      rows: [
+        { parent: { title: 'A', published_on: '2024-02-29' }, extensions: [] },
+        { parent: { book_id: 12n, title: 'B' }, extensions: [{ table: 'book_detail', values: { summary: null } }] },
+      ],
+    },
+  },
+  {
+    name: 'C2: an XML row with no attributes inserts all defaults',
+    resource: bookResource,
+    input: { op: 'insert', pathKeys: [], filters: [], ...xml({}) },
+    postgres: { kind: 'insert', rows: [{ parent: {}, extensions: [] }] },
+    mysql: { kind: 'insert', rows: [{ parent: {}, extensions: [] }] },
+  },
+  {
+    name: 'U1: each row updates by its key; only the given fields change',
+    resource: bookResource,
+    input: { op: 'update', pathKeys: [], filters: [], ...json({ id: '1', title: 'X' }, { id: 2, summary: 'S' }) },
+    postgres: {
+      kind: 'update',
+      updates: [
+        { target: { kind: 'keys', keys: [['1']] }, parent: { title: 'X' }, extensions: [] },
+        {
+          target: { kind: 'keys', keys: [['2']] },
+          parent: {},
+          extensions: [{ table: 'book_detail', values: { summary: 'S' } }],
+        },
+      ],
+    },
+    mysql: {
+      kind: 'update',
+      updates: [
+        { target: { kind: 'keys', keys: [[1n]] }, parent: { title: 'X' }, extensions: [] },
+        {
+          target: { kind: 'keys', keys: [[2n]] },
+          parent: {},
+          extensions: [{ table: 'book_detail', values: { summary: 'S' } }],
+        },
+      ],
+    },
+  },
+  {
+    name: 'U1 with a compound key',
+    resource: editionResource,
+    input: { op: 'update', pathKeys: [], filters: [], ...xml({ isbn: 'a', editionNo: '2', label: 'L' }) },
+    postgres: {
+      kind: 'update',
+      updates: [{ target: { kind: 'keys', keys: [['a', '2']] }, parent: { label: 'L' }, extensions: [] }],
+    },
+    mysql: {
+      kind: 'update',
+      updates: [{ target: { kind: 'keys', keys: [['a', 2n]] }, parent: { label: 'L' }, extensions: [] }],
+    },
+  },
+  {
+    name: 'U2: form values for the rows a filter matches',
+    resource: bookResource,
+    input: {
+      op: 'update',
+      pathKeys: [],
+      filters: [{ name: 'price', op: 'gt', value: '10' }],
+      ...form({ price: '9.99', summary: 'cheap' }),
+    },
+    postgres: {
+      kind: 'update',
+      updates: [
+        {
+          target: { kind: 'filter', filters: [{ label: 'price', op: 'gt', value: '10' }] },
+          parent: { price: '9.99' },
+          extensions: [{ table: 'book_detail', values: { summary: 'cheap' } }],
+        },
+      ],
+    },
+    mysql: {
+      kind: 'update',
+      updates: [
+        {
+          target: { kind: 'filter', filters: [{ label: 'price', op: 'gt', value: '10' }] },
+          parent: { price: '9.99' },
+          extensions: [{ table: 'book_detail', values: { summary: 'cheap' } }],
+        },
+      ],
+    },
+  },
+  {
+    name: 'U3: form values for the row of the path key',
+    resource: bookResource,
+    input: { op: 'update', pathKeys: ['7'], filters: [], ...form({ title: 'T', published: null }) },
+    postgres: {
+      kind: 'update',
+      updates: [
+        { target: { kind: 'keys', keys: [['7']] }, parent: { title: 'T', published_on: null }, extensions: [] },
+      ],
+    },
+    mysql: {
+      kind: 'update',
+      updates: [{ target: { kind: 'keys', keys: [[7n]] }, parent: { title: 'T', published_on: null }, extensions: [] }],
+    },
+  },
+  {
+    name: 'U3 with a compound path key',
+    resource: editionResource,
+    input: { op: 'update', pathKeys: ['a', '3'], filters: [], ...form({ label: 'L' }) },
+    postgres: {
+      kind: 'update',
+      updates: [{ target: { kind: 'keys', keys: [['a', '3']] }, parent: { label: 'L' }, extensions: [] }],
+    },
+    mysql: {
+      kind: 'update',
+      updates: [{ target: { kind: 'keys', keys: [['a', 3n]] }, parent: { label: 'L' }, extensions: [] }],
+    },
+  },
+  {
+    name: 'D1: rows become keys; other known attributes are ignored',
+    resource: bookResource,
+    input: { op: 'delete', pathKeys: [], filters: [], ...json({ id: '1' }, { id: 2, title: 'ignored' }) },
+    postgres: { kind: 'delete', target: { kind: 'keys', keys: [['1'], ['2']] } },
+    mysql: { kind: 'delete', target: { kind: 'keys', keys: [[1n], [2n]] } },
+  },
+  {
+    name: 'D1 with compound keys',
+    resource: editionResource,
+    input: {
+      op: 'delete',
+      pathKeys: [],
+      filters: [],
+      ...xml({ isbn: 'a', editionNo: '1' }, { isbn: 'b', editionNo: '2' }),
+    },
+    postgres: {
+      kind: 'delete',
+      target: {
+        kind: 'keys',
+        keys: [
+          ['a', '1'],
+          ['b', '2'],
+        ],
+      },
+    },
+    mysql: {
+      kind: 'delete',
+      target: {
+        kind: 'keys',
+        keys: [
+          ['a', 1n],
+          ['b', 2n],
+        ],
+      },
+    },
+  },
+  {
+    name: 'D2: the rows a filter matches',
+    resource: bookResource,
+    input: { op: 'delete', pathKeys: [], filters: [{ name: 'title', op: 'like', value: 'Old%' }] },
+    postgres: {
+      kind: 'delete',
+      target: { kind: 'filter', filters: [{ label: 'title', op: 'like', value: 'Old%', text: false }] },
+    },
+    mysql: {
+      kind: 'delete',
+      target: { kind: 'filter', filters: [{ label: 'title', op: 'like', value: 'Old%', text: false }] },
+    },
+  },
+  {
+    name: 'D3: the row of the path key',
+    resource: bookResource,
+    input: { op: 'delete', pathKeys: ['9'], filters: [] },
+    postgres: { kind: 'delete', target: { kind: 'keys', keys: [['9']] } },
+    mysql: { kind: 'delete', target: { kind: 'keys', keys: [[9n]] } },
+  },
+];
+
+const badWrites: { name: string; resource: Make; input: WriteInput; error: ExpectedError }[] = [
+  {
+    name: 'insert: unknown field names it and the resource',
+    resource: bookResource,
+    input: { op: 'insert', pathKeys: [], filters: [], ...json({ title: 'x', colour: 'red' }) },
+    error: {
+      status: 400,
+      code: 'bad_body',
+      message: `Unknown field colour in resource shop.Book; its fields are ${bookFields}`,
+    },
+  },
+  {
+    name: 'insert: a read-only field cannot be written',
+    resource: bookResource,
+    input: { op: 'insert', pathKeys: [], filters: [], ...form({ titleLength: '3' }) },
+    error: {
+      status: 400,
+      code: 'read_only_field',
+      message: 'Field titleLength of resource shop.Book is read-only (computed)',
+    },
+  },
+  {
+    name: 'insert: a validatedAttribute rule is broken',
+    resource: bookResource,
+    input: { op: 'insert', pathKeys: [], filters: [], ...form({ title: 'A title far too long to keep' }) },
+    error: {
+      status: 400,
+      code: 'validation_failed',
+      message: 'Field title value "A title far too long to keep" breaks the rule maxLength=20',
+    },
+  },
+  {
+    name: 'update: a validatedAttribute rule is broken',
+    resource: bookResource,
+    input: { op: 'update', pathKeys: [], filters: [], ...json({ id: 1, title: 'A title far too long to keep' }) },
+    error: {
+      status: 400,
+      code: 'validation_failed',
+      message: 'Field title value "A title far too long to keep" breaks the rule maxLength=20',
+    },
+  },
+  {
+    name: 'insert: a value that does not convert',
+    resource: bookResource,
+    input: { op: 'insert', pathKeys: [], filters: [], ...json({ price: 'cheap' }) },
+    error: { status: 400, code: 'bad_value', message: 'Could not convert price value cheap to number' },
+  },
+  {
+    name: 'insert: an empty body',
+    resource: bookResource,
+    input: { op: 'insert', pathKeys: [], filters: [], bodyType: 'json', rows: [] },
+    error: { status: 400, code: 'bad_body', message: 'The request body holds no rows' },
+  },
+  {
+    name: 'insert: query filters are not allowed',
+    resource: bookResource,
+    input: { op: 'insert', pathKeys: [], filters: [{ name: 'id', op: 'eq', value: '1' }], ...form({ title: 'x' }) },
+    error: { status: 400, code: 'bad_parameter', message: 'POST takes no query parameters but _output' },
+  },
+  {
+    name: 'insert: a form body with a path key on a flat resource',
+    resource: bookResource,
+    input: { op: 'insert', pathKeys: ['1'], filters: [], ...form({ title: 'x' }) },
+    error: {
+      status: 400,
+      code: 'bad_request',
+      message: 'Resource shop.Book is flat: POST with a key in the path is for child rows',
+    },
+  },
+  {
+    name: 'C3 shape: an XML body with a path key on a flat resource',
+    resource: bookResource,
+    input: { op: 'insert', pathKeys: ['1'], filters: [], ...xml({ title: 'x' }) },
+    error: {
+      status: 400,
+      code: 'bad_request',
+      message:
+        'Resource shop.Book is flat: an XML or JSON body with a key in the path addresses child rows, which it has none of',
+    },
+  },
+  {
+    name: 'U4 shape: a JSON body with a path key on a flat resource',
+    resource: bookResource,
+    input: { op: 'update', pathKeys: ['1'], filters: [], ...json({ id: 1, title: 'x' }) },
+    error: {
+      status: 400,
+      code: 'bad_request',
+      message:
+        'Resource shop.Book is flat: an XML or JSON body with a key in the path addresses child rows, which it has none of',
+    },
+  },
+  {
+    name: 'D4 shape: an XML body with a path key on a flat resource',
+    resource: bookResource,
+    input: { op: 'delete', pathKeys: ['1'], filters: [], ...xml({ id: '1' }) },
+    error: {
+      status: 400,
+      code: 'bad_request',
+      message:
+        'Resource shop.Book is flat: an XML or JSON body with a key in the path addresses child rows, which it has none of',
+    },
+  },
+  {
+    name: 'U1: query filters with an XML body',
+    resource: bookResource,
+    input: { op: 'update', pathKeys: [], filters: [{ name: 'id', op: 'eq', value: '1' }], ...xml({ id: '1' }) },
+    error: {
+      status: 400,
+      code: 'bad_parameter',
+      message: 'Query parameters filter only form-urlencoded updates and body-less deletes',
+    },
+  },
+  {
+    name: 'U1: a row without its key (missing_key names the row and the key)',
+    resource: bookResource,
+    input: { op: 'update', pathKeys: [], filters: [], ...json({ id: 1, title: 'a' }, { title: 'b' }) },
+    error: {
+      status: 400,
+      code: 'missing_key',
+      message: 'Row 2 lacks its key: shop.Book rows are identified by id',
+    },
+  },
+  {
+    name: 'U1: a row with part of a compound key',
+    resource: editionResource,
+    input: { op: 'update', pathKeys: [], filters: [], ...xml({ isbn: 'a', label: 'L' }) },
+    error: {
+      status: 400,
+      code: 'missing_key',
+      message: 'Row 1 lacks its key: Edition rows are identified by isbn, editionNo',
+    },
+  },
+  {
+    name: 'U1: a row with only its key',
+    resource: bookResource,
+    input: { op: 'update', pathKeys: [], filters: [], ...json({ id: 1 }) },
+    error: {
+      status: 400,
+      code: 'bad_body',
+      message: 'Row 1 gives only its key; name at least one field to update',
+    },
+  },
+  {
+    name: 'U1: a read-only field',
+    resource: bookResource,
+    input: { op: 'update', pathKeys: [], filters: [], ...json({ id: 1, titleLength: 4 }) },
+    error: {
+      status: 400,
+      code: 'read_only_field',
+      message: 'Field titleLength of resource shop.Book is read-only (computed)',
+    },
+  },
+  {
+    name: 'U2 without filters: filter_required (D18)',
+    resource: bookResource,
+    input: { op: 'update', pathKeys: [], filters: [], ...form({ price: '1' }) },
+    error: {
+      status: 400,
+      code: 'filter_required',
+      message: 'Refusing to update every row of shop.Book: give a key in the path, query filters, or rows in the body',
+    },
+  },
+  {
+    name: 'U2 with a filter on a computed field',
+    resource: bookResource,
+    input: {
+      op: 'update',
+      pathKeys: [],
+      filters: [{ name: 'titleLength', op: 'eq', value: '1' }],
+      ...form({ price: '1' }),
+    },
+    error: {
+      status: 400,
+      code: 'read_only_field',
+      message: 'Field titleLength of resource shop.Book is computed and cannot be a filter',
+    },
+  },
+  {
+    name: 'U3: a path key together with query filters',
+    resource: bookResource,
+    input: {
+      op: 'update',
+      pathKeys: ['1'],
+      filters: [{ name: 'title', op: 'eq', value: 'x' }],
+      ...form({ price: '1' }),
+    },
+    error: { status: 400, code: 'bad_parameter', message: 'A path key and query filters cannot be combined' },
+  },
+  {
+    name: 'U3: a path key of the wrong length',
+    resource: editionResource,
+    input: { op: 'update', pathKeys: ['a'], filters: [], ...form({ label: 'L' }) },
+    error: {
+      status: 400,
+      code: 'bad_path_key',
+      message: 'Resource Edition has a key of 2 part(s) (isbn/editionNo), the path gives 1',
+    },
+  },
+  {
+    name: 'PUT without a body',
+    resource: bookResource,
+    input: { op: 'update', pathKeys: ['1'], filters: [] },
+    error: {
+      status: 400,
+      code: 'bad_body',
+      message: 'PUT needs a body: form fields with the new values, or XML/JSON rows',
+    },
+  },
+  {
+    name: 'D1: a row without its key',
+    resource: bookResource,
+    input: { op: 'delete', pathKeys: [], filters: [], ...json({ id: 1 }, { title: 'x' }) },
+    error: { status: 400, code: 'missing_key', message: 'Row 2 lacks its key: shop.Book rows are identified by id' },
+  },
+  {
+    name: 'D1: a row whose key is null',
+    resource: bookResource,
+    input: { op: 'delete', pathKeys: [], filters: [], ...json({ id: null }) },
+    error: { status: 400, code: 'missing_key', message: 'Row 1 lacks its key: shop.Book rows are identified by id' },
+  },
+  {
+    name: 'D1: a row with an unknown attribute',
+    resource: bookResource,
+    input: { op: 'delete', pathKeys: [], filters: [], ...xml({ id: '1', colour: 'red' }) },
+    error: {
+      status: 400,
+      code: 'bad_body',
+      message: `Unknown field colour in resource shop.Book; its fields are ${bookFields}`,
+    },
+  },
+  {
+    name: 'D1: an empty body',
+    resource: bookResource,
+    input: { op: 'delete', pathKeys: [], filters: [], bodyType: 'xml', rows: [] },
+    error: { status: 400, code: 'bad_body', message: 'The request body holds no rows' },
+  },
+  {
+    name: 'D2 without filters: filter_required (D18)',
+    resource: bookResource,
+    input: { op: 'delete', pathKeys: [], filters: [] },
+    error: {
+      status: 400,
+      code: 'filter_required',
+      message: 'Refusing to delete every row of shop.Book: give a key in the path, query filters, or rows in the body',
+    },
+  },
+  {
+    name: 'D2 on a resource whose query does not select the key',
+    resource: logResource,
+    input: { op: 'delete', pathKeys: [], filters: [{ name: 'level', op: 'gt', value: '3' }] },
+    error: {
+      status: 400,
+      code: 'bad_request',
+      message: 'Resource Log cannot address rows by key: its query does not select the primary key of log',
+    },
+  },
+  {
+    name: 'D3: a path key that does not convert',
+    resource: bookResource,
+    input: { op: 'delete', pathKeys: ['1 or 1=1'], filters: [] },
+    error: { status: 400, code: 'bad_path_key', message: 'Could not convert id value 1 or 1=1 to number' },
+  },
+  {
+    name: 'DELETE with a form body',
+    resource: bookResource,
+    input: { op: 'delete', pathKeys: [], filters: [], ...form({ id: '1' }) },
+    error: {
+      status: 400,
+      code: 'bad_body',
+      message: 'DELETE takes XML or JSON rows in its body, or none; not form fields',
+    },
+  },
+];
+
+describe('planWrite', () => {
+  describe.each(dialects)('%s', (dialect) => {
+    it.each(writes)('$name', ({ resource, input, ...expected }) => {
+      expect(planWrite(resource(dialect), input)).toEqual(expected[dialect]);
+    });
+
+    it.each(badWrites)('$name', ({ resource, input, error }) => {
+      expect(serviceErrorOf(() => planWrite(resource(dialect), input))).toEqual({ name: 'BadRequestError', ...error });
+    });
+  });
+});
