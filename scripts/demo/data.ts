@@ -105,8 +105,10 @@ function authorBios(rng: Rng, authorRows: readonly Row[]): DemoTableRows {
   for (const [id, first, last] of authorRows) {
     if (id !== 1 && !rng.chance(0.4)) continue;
     const name = [first, last].filter(Boolean).join(' ');
-    const bio = `${name} ${rng.pick(W.bioLines)} ${rng.pick(W.bioLines)}`;
+    const bio = `${name} ${rng.pick(W.bioOpeners)} ${rng.pick(W.bioClosers)}`.trim();
+    // Müller → muller: drop the accents (NFD splits them off), then anything that is not a letter.
     const slug = String(last)
+      .normalize('NFD')
       .toLowerCase()
       .replace(/[^a-z]/g, '');
     rows.push([id as number, bio, rng.chance(0.7) ? `https://www.${slug}${id}.example` : null]);
@@ -148,9 +150,9 @@ function books(rng: Rng): DemoTableRows {
 
 function bookDetails(rng: Rng, bookRows: readonly Row[]): DemoTableRows {
   const rows: Row[] = [];
-  for (const [id, , name, isbn] of bookRows) {
+  for (const [id, , , isbn] of bookRows) {
     if (id !== 1 && !rng.chance(0.5)) continue;
-    const summary = `${rng.pick(W.summaryOpeners)} ${String(name)}. ${rng.pick(W.summaryClosers)}`;
+    const summary = `${rng.pick(W.summaryOpeners)} ${rng.pick(W.summaryThemes)}. ${rng.pick(W.summaryClosers)}`;
     const weight = rng.chance(0.9) ? rng.int(120, 1400) : null;
     rows.push([id as number, summary, `https://covers.example.com/${String(isbn)}.jpg`, weight]);
   }
@@ -170,6 +172,13 @@ function bookAuthors(rng: Rng): DemoTableRows {
   return { columns: ['book_id', 'author_id', 'author_order'], rows };
 }
 
+/** Two different lines of a list, in random order. */
+function twoLines(rng: Rng, lines: readonly string[]): string {
+  const first = rng.int(0, lines.length - 1);
+  const other = rng.int(0, lines.length - 2);
+  return `${lines[first]} ${lines[other >= first ? other + 1 : other]}`;
+}
+
 function reviews(rng: Rng): DemoTableRows {
   const rows: Row[] = [];
   for (let bookId = 1; bookId <= BOOKS; bookId++) {
@@ -179,7 +188,7 @@ function reviews(rng: Rng): DemoTableRows {
         ? `${rng.pick(W.firstNames)} ${rng.pick(W.lastNames).charAt(0)}.`
         : `${rng.pick(W.handles)}${rng.int(1, 99)}`;
       const reviewedAt = timestamp(2016, rng.int(0, 9 * 365 * 86_400));
-      const body = rng.chance(0.85) ? `${rng.pick(W.reviewLines)} ${rng.pick(W.reviewLines)}` : null;
+      const body = rng.chance(0.85) ? twoLines(rng, W.reviewLines) : null;
       rows.push([rows.length + 1, bookId, reviewer, rng.pick([5, 5, 4, 4, 4, 3, 3, 2, 1]), reviewedAt, body]);
     }
   }

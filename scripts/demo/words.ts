@@ -170,11 +170,21 @@ const titleTemplates = [
 ] as const;
 
 const summaryOpeners = [
-  'A patient, luminous account of',
-  'The long-awaited follow-up to',
-  'An unflinching look behind',
-  'A comic novel in the spirit of',
-  'Letters, maps and recipes make up',
+  'A patient, luminous novel about',
+  'A sharp, funny account of',
+  'An unflinching history of',
+  'A quiet, moving portrait of',
+  'Letters, maps and recipes tell the story of',
+] as const;
+
+const summaryThemes = [
+  'three generations of lighthouse keepers',
+  'two rival cartographers and the coast they both claim',
+  "a city that has forgotten its own founder's name",
+  'the last ferry crossing before the bridge opens',
+  'an orchard, a drought and a family secret',
+  'a violin that changes hands seven times',
+  'the night shift at a small observatory',
 ] as const;
 
 const summaryClosers = [
@@ -185,13 +195,22 @@ const summaryClosers = [
   'Shortlisted for three regional prizes.',
 ] as const;
 
-const bioLines = [
+/** Each follows the author's name. */
+const bioOpeners = [
   'grew up by the sea and now lives in a city without one.',
   'has taught creative writing for twenty years.',
   'worked as a translator before turning to fiction.',
-  'writes in the early morning, before the children wake.',
+  'writes in the early morning, before anyone else wakes.',
   "is the author of several award-winning children's books.",
   'divides their time between two countries and three languages.',
+] as const;
+
+const bioClosers = [
+  'Their work has been translated into eleven languages.',
+  'This is their first book for adults.',
+  'They are working on a new novel.',
+  "Their essays appear in the city's literary magazines.",
+  '',
 ] as const;
 
 const handles = ['bookworm', 'nightreader', 'pageturner', 'inkwell', 'shelfie', 'marginalia', 'dogear'] as const;
@@ -220,8 +239,10 @@ export const DEMO_WORDS = {
   places,
   titleTemplates,
   summaryOpeners,
+  summaryThemes,
   summaryClosers,
-  bioLines,
+  bioOpeners,
+  bioClosers,
   handles,
   reviewLines,
   flagReasons,
