@@ -36,6 +36,7 @@ async function checkConnections(url: string): Promise<void> {
 
 /** PGlite in memory with the demo bookstore, served on a free port of 127.0.0.1. */
 export async function startEmbeddedDatabase(): Promise<LocalDatabase> {
+  console.log('Starting PGlite (embedded PostgreSQL, in memory) with the demo bookstore...');
   const db = await PGlite.create();
   await seedDemo((statement) => db.exec(statement), 'postgres');
   const server = await startPgliteServer(db, { maxConnections: MAX_CONNECTIONS });
@@ -105,7 +106,10 @@ function pipeThrough(stream: NodeJS.ReadableStream, out: NodeJS.WritableStream, 
 
 function spawnOffline(env: NodeJS.ProcessEnv): ChildProcess {
   const bin = path.join(ROOT, 'node_modules', '.bin', process.platform === 'win32' ? 'serverless.cmd' : 'serverless');
-  return spawn(bin, ['offline', 'start'], { cwd: ROOT, env, stdio: ['inherit', 'pipe', 'pipe'] });
+  // --localEnvironment: the handlers see the whole environment (DATABASE_URL_<NAME>, DB_POOL_SIZE, ...), not
+  // only the variables serverless.yml declares.
+  const args = ['offline', 'start', '--localEnvironment'];
+  return spawn(bin, args, { cwd: ROOT, env, stdio: ['inherit', 'pipe', 'pipe'] });
 }
 
 async function openDatabase(): Promise<LocalDatabase> {
@@ -155,8 +159,13 @@ async function main(): Promise<void> {
     DATABASE_URL: database.url,
     DEFINITIONS_DIR: definitionsDir,
   });
-  pipeThrough(child.stdout as NodeJS.ReadableStream, process.stdout, () => printBanner(port, database));
-  pipeThrough(child.stderr as NodeJS.ReadableStream, process.stderr, () => printBanner(port, database));
+  let announced = false;
+  const announce = () => {
+    if (!announced) printBanner(port, database);
+    announced = true;
+  };
+  pipeThrough(child.stdout as NodeJS.ReadableStream, process.stdout, announce);
+  pipeThrough(child.stderr as NodeJS.ReadableStream, process.stderr, announce);
   superviseChild(child, database);
 }
 

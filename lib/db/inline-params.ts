@@ -1,6 +1,7 @@
 /**
  * Renders a compiled statement with its values in place, for error messages only (D20: `message :: SQL`).
- * Never used to build SQL that runs. Pure.
+ * Never used to build SQL that runs. Placeholders inside quoted text ('...', "...", `...`) are left alone.
+ * Pure.
  */
 import type { Dialect } from '../resource';
 import type { CompiledQuery, Param } from './types';
@@ -13,9 +14,15 @@ function literal(value: Param | undefined): string {
   return `'${value.replace(/'/g, "''")}'`;
 }
 
+/** Quoted runs (a doubled quote stays inside) or one placeholder. */
+const tokens = /('(?:[^']|'')*'|"(?:[^"]|"")*"|`(?:[^`]|``)*`)|(\$\d+|\?)/g;
+
 export function inlineParams(dialect: Dialect, query: CompiledQuery): string {
-  if (dialect === 'postgres')
-    return query.text.replace(/\$(\d+)/g, (_, n: string) => literal(query.params[Number(n) - 1]));
-  let i = 0;
-  return query.text.replace(/\?/g, () => literal(query.params[i++]));
+  let next = 0;
+  return query.text.replace(tokens, (match, quoted: string | undefined, placeholder: string | undefined) => {
+    if (quoted !== undefined || placeholder === undefined) return match;
+    if (dialect === 'postgres')
+      return placeholder.startsWith('$') ? literal(query.params[Number(placeholder.slice(1)) - 1]) : match;
+    return placeholder === '?' ? literal(query.params[next++]) : match;
+  });
 }

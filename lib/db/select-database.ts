@@ -20,13 +20,22 @@ export function databaseUrlFor(config: Pick<Config, 'databaseUrl' | 'databaseUrl
     throw new DatabaseError('database_unconfigured', 'No database is configured: set DATABASE_URL (see README)');
   }
   if (!database) return config.databaseUrl;
-  const url = new URL(config.databaseUrl);
+  let url: URL;
+  try {
+    url = new URL(config.databaseUrl);
+  } catch {
+    throw new DatabaseError(
+      'database_unconfigured',
+      'DATABASE_URL is not a valid URL (expected postgres://... or mysql://...)',
+    );
+  }
   url.pathname = `/${encodeURIComponent(database)}`;
   return url.toString();
 }
 
 export function dialectOf(url: string): Dialect {
-  const scheme = url.slice(0, url.indexOf(':')).toLowerCase();
+  const colon = url.indexOf(':');
+  const scheme = colon < 0 ? '' : url.slice(0, colon).toLowerCase();
   if (scheme === 'postgres' || scheme === 'postgresql') return 'postgres';
   if (scheme === 'mysql' || scheme === 'mariadb') return 'mysql';
   throw new DatabaseError(

@@ -26,26 +26,31 @@ export function parseAccept(accept: string): MediaRange[] {
     });
 }
 
-function quality(ranges: readonly MediaRange[], candidates: readonly string[]): number {
-  let best = -1;
-  let bestSpecificity = -1;
+/** The most specific range matching one media type (RFC 9110 12.5.1), as [specificity, q]; [-1, -1] if none. */
+function matchOf(ranges: readonly MediaRange[], candidate: string): [number, number] {
+  const [major] = candidate.split('/');
+  let best: [number, number] = [-1, -1];
   for (const range of ranges) {
-    for (const candidate of candidates) {
-      const [major] = candidate.split('/');
-      const specificity =
-        range.type === candidate ? 2 : range.type === `${major}/*` ? 1 : range.type === '*/*' ? 0 : -1;
-      if (specificity > bestSpecificity) {
-        bestSpecificity = specificity;
-        best = range.q;
-      }
-    }
+    const specificity = range.type === candidate ? 2 : range.type === `${major}/*` ? 1 : range.type === '*/*' ? 0 : -1;
+    if (specificity > best[0] || (specificity === best[0] && specificity >= 0 && range.q > best[1]))
+      best = [specificity, range.q];
   }
   return best;
 }
 
+/**
+ * The q of one representation that several media types stand for (XML: application/xml and text/xml): the most
+ * specific match wins, so an explicit `application/xml;q=0.2` is not lifted by `*​/*` matching text/xml.
+ */
+function quality(ranges: readonly MediaRange[], candidates: readonly string[]): number {
+  const matches = candidates.map((candidate) => matchOf(ranges, candidate));
+  matches.sort((a, b) => b[0] - a[0] || b[1] - a[1]);
+  return matches[0]?.[1] ?? -1;
+}
+
 /** True when an Accept states no preference: absent, empty, or only `*​/*` (problem+json alone counts as none). */
 function noPreference(ranges: readonly MediaRange[]): boolean {
-  return ranges.every((r) => r.type === '*/*' || r.type === 'application/problem+json');
+  return ranges.every((r) => (r.type === '*/*' && r.q > 0) || r.type === 'application/problem+json');
 }
 
 export function negotiateResponse(

@@ -10,9 +10,10 @@ import type { Dialect, Field, ValueType } from '../resource';
 const integer = /^[+-]?\d+$/;
 const decimal = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 const date = /^(\d{4})-(\d{2})-(\d{2})$/;
-const time = /^([01]\d|2[0-4]):[0-5]\d(:[0-5]\d(\.\d{1,6})?)?$/;
+/** 24:00[:00] is the end of a day; no other time in hour 24. */
+const time = /^(([01]\d|2[0-3]):[0-5]\d(:[0-5]\d(\.\d{1,6})?)?|24:00(:00(\.0{1,6})?)?)$/;
 /** A date alone is midnight of that day. */
-const timestamp = /^(\d{4}-\d{2}-\d{2})([ T]([01]\d|2[0-4]):[0-5]\d(:[0-5]\d(\.\d{1,6})?)?(Z|[+-]\d{2}(:?\d{2})?)?)?$/;
+const timestamp = /^(\d{4}-\d{2}-\d{2})([ T]([01]\d|2[0-3]):[0-5]\d(:[0-5]\d(\.\d{1,6})?)?(Z|[+-]\d{2}(:?\d{2})?)?)?$/;
 const base64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 
 const typeWords: Record<ValueType, string> = {
@@ -38,7 +39,8 @@ function validDate(text: string): boolean {
   const m = date.exec(text);
   if (!m) return false;
   const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
-  const probe = new Date(Date.UTC(y, mo - 1, d));
+  const probe = new Date(0);
+  probe.setUTCFullYear(y, mo - 1, d); // not Date.UTC: it maps years 0-99 to 1900-1999
   return probe.getUTCFullYear() === y && probe.getUTCMonth() === mo - 1 && probe.getUTCDate() === d;
 }
 

@@ -4,8 +4,9 @@
  * here. Pure.
  */
 import { BadRequestError } from '../errors';
-import type { BodyRow, BodyType, RawFilter } from '../request/types';
+import type { BodyRow, BodyType, RawFilter, RawValue } from '../request/types';
 import type { SqlResource } from '../resource';
+import { convertValue } from './convert-value';
 import { planFilters } from './plan-read';
 import { fieldOf, parentKeyFields, planPathKey, splitRow } from './resource-fields';
 import type { Key, Plan, Target, UpdateRows } from './types';
@@ -126,10 +127,7 @@ function rowKey(resource: SqlResource, row: BodyRow, index: number): Key {
   const fields = parentKeyFields(resource);
   if (fields.some((f) => row.values[f.label] === undefined || row.values[f.label] === null))
     throw missingKey(resource, index);
-  return planPathKey(
-    resource,
-    fields.map((f) => String(row.values[f.label])),
-  );
+  return fields.map((f) => convertValue(f, row.values[f.label] as RawValue, resource.dialect));
 }
 
 function missingKey(resource: SqlResource, index: number): BadRequestError {

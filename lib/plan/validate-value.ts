@@ -15,7 +15,9 @@ export function validateValue(rule: ValidationRule, raw: RawValue): void {
   const value = String(raw);
   if (rule.type === 'Numeric') {
     const n = Number(value.trim());
-    if (value.trim() === '' || !Number.isFinite(n)) broken(rule, value, 'type=Numeric');
+    // decimal notation only: Number() alone would take 0x10 and 0b11
+    if (!/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(value.trim()) || !Number.isFinite(n))
+      broken(rule, value, 'type=Numeric');
     if (rule.minValue !== undefined && n < rule.minValue) broken(rule, value, `minValue=${rule.minValue}`);
     if (rule.maxValue !== undefined && n > rule.maxValue) broken(rule, value, `maxValue=${rule.maxValue}`);
   }

@@ -65,6 +65,8 @@ const accepted: { type: ValueType; raw: RawValue; postgres: Param; mysql: Param 
   { type: 'date', raw: '2024-02-29', postgres: '2024-02-29', mysql: '2024-02-29' },
   { type: 'date', raw: '2000-02-29', postgres: '2000-02-29', mysql: '2000-02-29' },
   { type: 'date', raw: '1999-12-31', postgres: '1999-12-31', mysql: '1999-12-31' },
+  { type: 'date', raw: '0099-01-01', postgres: '0099-01-01', mysql: '0099-01-01' },
+  { type: 'date', raw: '0001-01-01', postgres: '0001-01-01', mysql: '0001-01-01' },
   // time: HH:MM[:SS[.ffffff]]
   { type: 'time', raw: '10:30', postgres: '10:30', mysql: '10:30' },
   { type: 'time', raw: '00:00:00', postgres: '00:00:00', mysql: '00:00:00' },
@@ -134,6 +136,8 @@ const rejected: { type: ValueType; raw: RawValue; message: string }[] = [
   { type: 'boolean', raw: '', message: 'Could not convert active value  to boolean (true, false, 1, 0)' },
   { type: 'boolean', raw: 't', message: 'Could not convert active value t to boolean (true, false, 1, 0)' },
   { type: 'boolean', raw: 2, message: 'Could not convert active value 2 to boolean (true, false, 1, 0)' },
+  { type: 'time', raw: '24:30', message: 'Could not convert opens value 24:30 to time (HH:MM[:SS[.ffffff]])' },
+  { type: 'time', raw: '24:00:01', message: 'Could not convert opens value 24:00:01 to time (HH:MM[:SS[.ffffff]])' },
   { type: 'date', raw: '2023-02-30', message: 'Could not convert published value 2023-02-30 to date (YYYY-MM-DD)' },
   { type: 'date', raw: '2023-02-29', message: 'Could not convert published value 2023-02-29 to date (YYYY-MM-DD)' },
   { type: 'date', raw: '2023-04-31', message: 'Could not convert published value 2023-04-31 to date (YYYY-MM-DD)' },

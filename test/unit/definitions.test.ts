@@ -46,9 +46,11 @@ describe('locateDefinition (D3)', () => {
     { name: '../etc/passwd', expected: '/defs////etc/passwd.xml' },
     { name: 'a.b.C', expected: '/defs/a/b/C.xml' },
   ])('the 404 for $name', ({ name, expected }) => {
-    expect(serviceErrorOf(() => {
-      throw resourceNotFound(name, locateDefinition(name, '/defs').expected);
-    })).toEqual({
+    expect(
+      serviceErrorOf(() => {
+        throw resourceNotFound(name, locateDefinition(name, '/defs').expected);
+      }),
+    ).toEqual({
       name: 'NotFoundError',
       status: 404,
       code: 'resource_not_found',
@@ -206,14 +208,19 @@ const broken: { name: string; xml: string; problem: string }[] = [
   {
     name: 'malformed XML names line and column',
     xml: '<sqlResource>\n  <query>select 1</sqlResource>',
-    problem: "malformed XML at line 2, column 18: Expected closing tag 'query' (opened in line 2, col 3) instead of closing tag 'sqlResource'.",
+    problem:
+      "malformed XML at line 2, column 18: Expected closing tag 'query' (opened in line 2, col 3) instead of closing tag 'sqlResource'.",
   },
   {
     name: 'unclosed root',
     xml: '<sqlResource><query>select 1</query>',
     problem: "malformed XML at line 1, column 1: Unclosed tag 'sqlResource'.",
   },
-  { name: 'another root element', xml: '<resource><query>select 1</query></resource>', problem: 'the root element must be sqlResource' },
+  {
+    name: 'another root element',
+    xml: '<resource><query>select 1</query></resource>',
+    problem: 'the root element must be sqlResource',
+  },
   { name: 'no query', xml: queryOf(''), problem: 'the query element is missing or empty' },
   { name: 'an empty query', xml: queryOf('<query>  </query>'), problem: 'the query element is missing or empty' },
   { name: 'only a semicolon', xml: queryOf('<query>;</query>'), problem: 'the query element is missing or empty' },
@@ -223,9 +230,21 @@ const broken: { name: string; xml: string; problem: string }[] = [
     xml: queryOf('<query>update t set a = 1</query>'),
     problem: 'the query must be one SELECT statement',
   },
-  { name: 'a word starting with select', xml: queryOf('<query>selection</query>'), problem: 'the query must be one SELECT statement' },
-  { name: 'no metadata', xml: '<sqlResource><query>select 1</query></sqlResource>', problem: 'expected exactly one Parent table, found 0' },
-  { name: 'no Parent', xml: tablesOf('<table name="c" role="Child"/>'), problem: 'expected exactly one Parent table, found 0' },
+  {
+    name: 'a word starting with select',
+    xml: queryOf('<query>selection</query>'),
+    problem: 'the query must be one SELECT statement',
+  },
+  {
+    name: 'no metadata',
+    xml: '<sqlResource><query>select 1</query></sqlResource>',
+    problem: 'expected exactly one Parent table, found 0',
+  },
+  {
+    name: 'no Parent',
+    xml: tablesOf('<table name="c" role="Child"/>'),
+    problem: 'expected exactly one Parent table, found 0',
+  },
   {
     name: 'two Parents',
     xml: tablesOf('<table name="a" role="Parent"/>', '<table name="b" role="Parent"/>'),
@@ -233,7 +252,11 @@ const broken: { name: string; xml: string; problem: string }[] = [
   },
   {
     name: 'two Childs',
-    xml: tablesOf('<table name="p" role="Parent"/>', '<table name="a" role="Child"/>', '<table name="b" role="Child"/>'),
+    xml: tablesOf(
+      '<table name="p" role="Parent"/>',
+      '<table name="a" role="Child"/>',
+      '<table name="b" role="Child"/>',
+    ),
     problem: 'expected at most one Child table, found 2',
   },
   {
@@ -281,7 +304,11 @@ const broken: { name: string; xml: string; problem: string }[] = [
     xml: tablesOf('<table name="p" role="Parent"/>', '<table name="P" role="ParentExtension"/>'),
     problem: 'table P is declared twice',
   },
-  { name: 'a validatedAttribute without a name', xml: validationOf('type="String"'), problem: 'a validatedAttribute has no name' },
+  {
+    name: 'a validatedAttribute without a name',
+    xml: validationOf('type="String"'),
+    problem: 'a validatedAttribute has no name',
+  },
   {
     name: 'a validatedAttribute with a bad type',
     xml: validationOf('name="a" type="Date"'),

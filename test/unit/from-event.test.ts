@@ -148,7 +148,7 @@ describe('fromEvent', () => {
     { title: ['100%', '50% off'], plus: ['a+b', ' '] },
     { 'na=me&x': ['v=1&w=2'], empty: [''] },
     { unicode: ['Été 😀'], hostile: ["1' or '1'='1"] },
-  ])('v1 multi-value parameters %j parse back to the same pairs', (multi) => {
+  ] as Record<string, string[]>[])('v1 multi-value parameters %j parse back to the same pairs', (multi) => {
     const { rawQuery } = fromEvent(v1({ method: 'GET', path: '/res/X', multi }));
     const expected = Object.entries(multi).flatMap(([name, values]) => values.map((v) => [name, v]));
     expect(decodePairs(rawQuery)).toEqual(expected);

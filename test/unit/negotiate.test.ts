@@ -38,6 +38,9 @@ const responses: { accept: string | undefined; output?: OutputType; body?: BodyT
   { accept: 'APPLICATION/JSON', expected: json },
   { accept: 'application/json; charset=utf-8', expected: json },
   // q-values; ties give XML
+  // the order of ranges does not matter: the best of text/xml and application/xml counts
+  { accept: 'text/xml;q=0.2, application/xml;q=0.9, application/json;q=0.5', expected: xml },
+  { accept: 'application/xml;q=0.9, text/xml;q=0.2, application/json;q=0.5', expected: xml },
   { accept: 'application/json;q=0.5, application/xml;q=0.9', expected: xml },
   { accept: 'application/json;q=0.9, application/xml;q=0.5', expected: json },
   { accept: ' application/json ; q=0.7 , application/xml ; Q=0.6', expected: json },
@@ -60,6 +63,7 @@ const responses: { accept: string | undefined; output?: OutputType; body?: BodyT
 ];
 
 const notAcceptable: (string | undefined)[] = [
+  '*/*;q=0',
   'text/html',
   'image/png, text/plain',
   'application/json;q=0',

@@ -729,6 +729,12 @@ const badWrites: { name: string; resource: Make; input: WriteInput; error: Expec
     },
   },
   {
+    name: 'D1: a body row whose key does not convert is a bad value, like any body value',
+    resource: bookResource,
+    input: { op: 'delete', pathKeys: [], filters: [], ...json({ id: 'abc' }) },
+    error: { status: 400, code: 'bad_value', message: 'Could not convert id value abc to number' },
+  },
+  {
     name: 'D4 shape: an XML body with a path key on a flat resource',
     resource: bookResource,
     input: { op: 'delete', pathKeys: ['1'], filters: [], ...xml({ id: '1' }) },

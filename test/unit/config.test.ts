@@ -1,0 +1,204 @@
+/**
+ * Table tests of configuration (D22) and database selection (D5): readConfig over explicit environments,
+ * databaseUrlFor and dialectOf. Pure: no connection is made.
+ */
+import path from 'node:path';
+import { type Config, readConfig } from '../../lib/config';
+import { databaseUrlFor, dialectOf } from '../../lib/db/select-database';
+import { serviceErrorOf, thrownBy } from './fixtures';
+
+const bundledDefinitions = path.resolve(__dirname, '..', '..', 'definitions');
+const mib5 = 5 * 1024 * 1024;
+
+const defaults: Config = {
+  definitionsDir: bundledDefinitions,
+  definitionsS3: undefined,
+  databaseUrl: undefined,
+  databaseUrls: {},
+  connectTimeoutMs: 3000,
+  statementTimeoutMs: 20000,
+  poolSize: 5,
+  maxBodyBytes: mib5,
+  maxResultBytes: mib5,
+};
+
+describe('readConfig', () => {
+  it.each([
+    { name: 'an empty environment gives the defaults', env: {}, expected: defaults },
+    {
+      name: 'DATABASE_URL and every DATABASE_URL_<NAME> with a value',
+      env: {
+        DATABASE_URL: 'postgres://u:p@h/main',
+        DATABASE_URL_SAKILA: 'mysql://u:p@h/sakila',
+        DATABASE_URL_BOOK_STORE: 'postgres://u:p@h/bookstore',
+        DATABASE_URL_EMPTY: '',
+        DATABASE_URLX: 'not one of them',
+        OTHER: 'x',
+      },
+      expected: {
+        ...defaults,
+        databaseUrl: 'postgres://u:p@h/main',
+        databaseUrls: { SAKILA: 'mysql://u:p@h/sakila', BOOK_STORE: 'postgres://u:p@h/bookstore' },
+      },
+    },
+    {
+      name: 'empty strings count as unset',
+      env: { DATABASE_URL: '', DEFINITIONS_DIR: '', DEFINITIONS_S3: '', DB_CONNECT_TIMEOUT_MS: '' },
+      expected: defaults,
+    },
+    {
+      name: 'a definitions folder, resolved; S3 definitions',
+      env: { DEFINITIONS_DIR: '/srv/defs/', DEFINITIONS_S3: 's3://bucket/prefix' },
+      expected: { ...defaults, definitionsDir: '/srv/defs', definitionsS3: 's3://bucket/prefix' },
+    },
+    {
+      name: 'a relative definitions folder is resolved against the working directory',
+      env: { DEFINITIONS_DIR: 'my/defs' },
+      expected: { ...defaults, definitionsDir: path.resolve('my/defs') },
+    },
+    {
+      name: 'numbers',
+      env: {
+        DB_CONNECT_TIMEOUT_MS: '1500',
+        DB_STATEMENT_TIMEOUT_MS: '9000',
+        DB_POOL_SIZE: '1',
+        MAX_BODY_BYTES: '1024',
+        MAX_RESULT_BYTES: '2048',
+      },
+      expected: {
+        ...defaults,
+        connectTimeoutMs: 1500,
+        statementTimeoutMs: 9000,
+        poolSize: 1,
+        maxBodyBytes: 1024,
+        maxResultBytes: 2048,
+      },
+    },
+    {
+      name: 'on Lambda the pool is 2',
+      env: { AWS_LAMBDA_FUNCTION_NAME: 'rrs-get' },
+      expected: { ...defaults, poolSize: 2 },
+    },
+    {
+      name: 'under serverless-offline the pool stays 5',
+      env: { AWS_LAMBDA_FUNCTION_NAME: 'rrs-get', IS_OFFLINE: 'true' },
+      expected: defaults,
+    },
+    {
+      name: 'an explicit pool size wins on Lambda',
+      env: { AWS_LAMBDA_FUNCTION_NAME: 'rrs-get', DB_POOL_SIZE: '4' },
+      expected: { ...defaults, poolSize: 4 },
+    },
+  ] as { name: string; env: NodeJS.ProcessEnv; expected: Config }[])('$name', ({ env, expected }) => {
+    expect(readConfig(env)).toEqual(expected);
+  });
+
+  it('is frozen, and so are its database URLs', () => {
+    const config = readConfig({ DATABASE_URL_A: 'postgres://h/a' });
+    expect([Object.isFrozen(config), Object.isFrozen(config.databaseUrls)]).toEqual([true, true]);
+  });
+
+  it.each([
+    { name: 'DB_CONNECT_TIMEOUT_MS', value: 'abc' },
+    { name: 'DB_CONNECT_TIMEOUT_MS', value: '0' },
+    { name: 'DB_STATEMENT_TIMEOUT_MS', value: '-5' },
+    { name: 'DB_POOL_SIZE', value: '1.5' },
+    { name: 'MAX_BODY_BYTES', value: ' ' },
+    { name: 'MAX_RESULT_BYTES', value: '10MB' },
+  ])('$name=$value throws', ({ name, value }) => {
+    const error = thrownBy(() => readConfig({ [name]: value }));
+    expect((error as Error).message).toBe(`${name} must be a positive integer, got "${value}"`);
+  });
+});
+
+const config = (databaseUrl: string | undefined, databaseUrls: Record<string, string> = {}) => ({
+  databaseUrl,
+  databaseUrls,
+});
+
+describe('databaseUrlFor (D5)', () => {
+  it.each([
+    {
+      name: 'DATABASE_URL_X wins',
+      config: config('postgres://u:p@h:5432/main', { SAKILA: 'mysql://u:p@m:3306/sakila' }),
+      database: 'sakila',
+      expected: 'mysql://u:p@m:3306/sakila',
+    },
+    {
+      name: 'X is upper-cased, characters outside A-Z0-9 become _',
+      config: config(undefined, { BOOK_STORE_2: 'postgres://h/bs' }),
+      database: 'Book-store.2',
+      expected: 'postgres://h/bs',
+    },
+    {
+      name: 'otherwise DATABASE_URL with its database part replaced',
+      config: config('postgres://u:p@h:5432/main?sslmode=require', { OTHER: 'mysql://h/other' }),
+      database: 'bookstore',
+      expected: 'postgres://u:p@h:5432/bookstore?sslmode=require',
+    },
+    {
+      name: 'a DATABASE_URL without a database part gets one',
+      config: config('mysql://u:p@h:3306'),
+      database: 'sakila',
+      expected: 'mysql://u:p@h:3306/sakila',
+    },
+    {
+      name: 'the database name is percent-encoded in the URL',
+      config: config('postgresql://h/main'),
+      database: 'my db',
+      expected: 'postgresql://h/my%20db',
+    },
+    {
+      name: 'no database: DATABASE_URL as it is',
+      config: config('postgres://u:p%40ss@h/main?sslmode=require', { MAIN: 'mysql://h/x' }),
+      database: undefined,
+      expected: 'postgres://u:p%40ss@h/main?sslmode=require',
+    },
+    {
+      name: 'an empty database name is no database',
+      config: config('postgres://h/main'),
+      database: '',
+      expected: 'postgres://h/main',
+    },
+  ])('$name', ({ config, database, expected }) => {
+    expect(databaseUrlFor(config, database)).toBe(expected);
+  });
+
+  it.each([
+    { config: config(undefined), database: 'sakila' },
+    { config: config(undefined), database: undefined },
+    { config: config(undefined, { OTHER: 'mysql://h/o' }), database: 'sakila' },
+  ])('no DATABASE_URL and no DATABASE_URL_X for $database is a 500', ({ config, database }) => {
+    expect(serviceErrorOf(() => databaseUrlFor(config, database))).toEqual({
+      name: 'DatabaseError',
+      status: 500,
+      code: 'database_unconfigured',
+      message: 'No database is configured: set DATABASE_URL (see README)',
+    });
+  });
+});
+
+describe('dialectOf', () => {
+  it.each([
+    { url: 'postgres://u:p@h:5432/db', dialect: 'postgres' },
+    { url: 'postgresql://h/db', dialect: 'postgres' },
+    { url: 'POSTGRES://h/db', dialect: 'postgres' },
+    { url: 'mysql://u:p@h:3306/db', dialect: 'mysql' },
+    { url: 'mariadb://h/db', dialect: 'mysql' },
+  ])('$url → $dialect', ({ url, dialect }) => {
+    expect(dialectOf(url)).toBe(dialect);
+  });
+
+  it.each([
+    { url: 'sqlite://file.db', scheme: 'sqlite' },
+    { url: 'mssql://h/db', scheme: 'mssql' },
+    { url: 'http://h/db', scheme: 'http' },
+  ])('$url is unsupported', ({ url, scheme }) => {
+    expect(serviceErrorOf(() => dialectOf(url))).toEqual({
+      name: 'DatabaseError',
+      status: 500,
+      code: 'database_unconfigured',
+      message: `Database URL scheme "${scheme}:" is not supported; use postgres:// or mysql://`,
+    });
+  });
+});
