@@ -1,4 +1,5 @@
 /** API Gateway → the /res pipeline; routed to this function for DELETE (see serverless.yml). */
-import { resourceHandler } from '../lib/http/create-handler';
+import { createHandler } from '../lib/http/create-handler';
+import { serveResource } from '../lib/http/serve-resource';
 
-export const handler = resourceHandler();
+export const handler = createHandler(serveResource);

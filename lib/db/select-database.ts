@@ -5,8 +5,7 @@
 import type { Config } from '../config';
 import { DatabaseError } from '../errors';
 import type { Dialect } from '../resource';
-import { connectMysql } from './mysql-database';
-import { connectPostgres } from './postgres-database';
+import type { ConnectOptions } from './postgres-database';
 import type { Database } from './types';
 
 /** The URL for database X: DATABASE_URL_X, else DATABASE_URL with its database part replaced by X. Pure. */
@@ -44,18 +43,21 @@ export function dialectOf(url: string): Dialect {
   );
 }
 
-const databases = new Map<string, Database>();
+/** One client per URL for the life of the container; the promise is cached so concurrent first uses share it. */
+const databases = new Map<string, Promise<Database>>();
 
-export function selectDatabase(config: Config, database?: string): Database {
+/** Each driver is loaded when its dialect is first used: a PostgreSQL container never evaluates mysql2. */
+async function connect(url: string, options: ConnectOptions): Promise<Database> {
+  if (dialectOf(url) === 'postgres') return (await import('./postgres-database')).connectPostgres(url, options);
+  return (await import('./mysql-database')).connectMysql(url, options);
+}
+
+export function selectDatabase(config: Config, database?: string): Promise<Database> {
   const url = databaseUrlFor(config, database);
   let db = databases.get(url);
   if (!db) {
-    const options = {
-      connectTimeoutMs: config.connectTimeoutMs,
-      statementTimeoutMs: config.statementTimeoutMs,
-      poolSize: config.poolSize,
-    };
-    db = dialectOf(url) === 'postgres' ? connectPostgres(url, options) : connectMysql(url, options);
+    const { connectTimeoutMs, statementTimeoutMs, poolSize } = config;
+    db = connect(url, { connectTimeoutMs, statementTimeoutMs, poolSize });
     databases.set(url, db);
   }
   return db;
@@ -65,5 +67,5 @@ export function selectDatabase(config: Config, database?: string): Database {
 export async function closeDatabases(): Promise<void> {
   const all = [...databases.values()];
   databases.clear();
-  await Promise.all(all.map((db) => db.close()));
+  await Promise.all(all.map(async (db) => (await db).close()));
 }

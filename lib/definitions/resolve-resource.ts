@@ -49,7 +49,7 @@ export async function loadDefinition(config: Config, name: string): Promise<Defi
 
 async function loadResource(config: Config, name: string): Promise<ResolvedResource> {
   const definition = await loadDefinition(config, name);
-  const db = selectDatabase(config, definition.database);
+  const db = await selectDatabase(config, definition.database);
   const catalog = await db.describe(
     definition.query,
     definition.tables.map((t) => t.name),

@@ -18,9 +18,9 @@ import { serializeWrite } from '../serial/serialize-write';
 import type { OutRow } from '../serial/types';
 import { type HttpRequest, resourcePath } from './from-event';
 import { negotiateResponse, requestBodyType } from './negotiate';
+import { resourceMethods } from './serve-fallback';
 import { errorResult, type HttpResponse, toResult } from './to-result';
 
-export const resourceMethods = ['GET', 'POST', 'PUT', 'DELETE'] as const;
 const operations: Record<string, Operation> = { GET: 'read', POST: 'insert', PUT: 'update', DELETE: 'delete' };
 
 /** POST with X-HTTP-Method-Override: PUT|DELETE is that method (D13). */
