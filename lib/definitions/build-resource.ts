@@ -146,9 +146,17 @@ function buildTables(definition: Definition, found: Map<string, CatalogTable>): 
 /** A foreign key of `table` to `target` (D4); failing that, columns named like the target's key columns. */
 function findLink(table: CatalogTable, target: CatalogTable, targetName: string): TableLink | undefined {
   const fk = table.foreignKeys.find((f) => f.refSchema === target.schema && f.refTable === target.table);
-  if (fk) return { columns: fk.columns, target: targetName, references: fk.refColumns };
+  if (fk) return inKeyOrder({ columns: fk.columns, target: targetName, references: fk.refColumns }, target.primaryKey);
   if (target.primaryKey.length === 0) return undefined;
   const names = table.columns.map((c) => c.name);
   if (!target.primaryKey.every((k) => names.includes(k))) return undefined;
   return { columns: target.primaryKey, target: targetName, references: target.primaryKey };
+}
+
+/** Orders a link's column pairs by the target's primary key, so link values line up with key values. */
+function inKeyOrder(link: TableLink, primaryKey: readonly string[]): TableLink {
+  if (primaryKey.length !== link.references.length || !primaryKey.every((k) => link.references.includes(k)))
+    return link;
+  const columns = primaryKey.map((k) => link.columns[link.references.indexOf(k)] as string);
+  return { columns, target: link.target, references: [...primaryKey] };
 }

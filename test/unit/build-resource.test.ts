@@ -467,3 +467,38 @@ describe('buildResource', () => {
     });
   });
 });
+
+describe('links of compound keys', () => {
+  it('are put in the order of the target key, whatever order the foreign key lists them in', () => {
+    const edition = catalogTable(
+      'edition',
+      [column('isbn', 'string'), column('edition_no', 'integer')],
+      ['isbn', 'edition_no'],
+    );
+    const note = catalogTable(
+      'edition_note',
+      [column('no', 'integer'), column('code', 'string'), column('text', 'string')],
+      ['code', 'no'],
+      [{ columns: ['no', 'code'], refSchema: 'shop', refTable: 'edition', refColumns: ['edition_no', 'isbn'] }],
+    );
+    const resource = buildResource(
+      'Edition',
+      definition([
+        { name: 'edition', role: 'Parent' },
+        { name: 'edition_note', role: 'ParentExtension' },
+      ]),
+      {
+        columns: [
+          queryColumn('isbn', 'edition', 'isbn'),
+          queryColumn('edition_no', 'edition', 'edition_no', 'integer'),
+          queryColumn('text', 'edition_note', 'text'),
+        ],
+        tables: { edition, edition_note: note },
+      },
+      'postgres',
+    );
+    expect(resource.tables.edition_note?.links).toEqual([
+      { columns: ['code', 'no'], target: 'edition', references: ['isbn', 'edition_no'] },
+    ]);
+  });
+});
