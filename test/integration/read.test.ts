@@ -173,9 +173,9 @@ describe.each(targets())('reads on $name', (target) => {
     const reply = await get('/res/Nope');
     expect(reply.status).toBe(404);
     expect(reply.body).toBe(`SQL Resource Nope not found - expected ${process.env.DEFINITIONS_DIR}/Nope.xml`);
-    const escape = await get('/res/..%2Fetc');
-    expect(escape.status).toBe(404);
-    expect(escape.body).toBe(`SQL Resource ../etc not found - expected ${process.env.DEFINITIONS_DIR}////etc.xml`);
+    const outside = await get('/res/..%2Fetc');
+    expect(outside.status).toBe(404);
+    expect(outside.body).toBe(`SQL Resource ../etc not found - expected ${process.env.DEFINITIONS_DIR}////etc.xml`);
     const nested = await get('/res/a.b.Nope');
     expect(nested.body).toBe(`SQL Resource a.b.Nope not found - expected ${process.env.DEFINITIONS_DIR}/a/b/Nope.xml`);
   });

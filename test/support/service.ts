@@ -64,7 +64,8 @@ function v1Event(call: Call) {
   for (const piece of (call.query ?? '').split('&').filter(Boolean)) {
     const [name = '', value = ''] = piece.split(/=(.*)/s);
     const decode = (s: string) => decodeURIComponent(s.replace(/\+/g, ' '));
-    (multi[decode(name)] ??= []).push(decode(value));
+    const key = decode(name);
+    multi[key] = [...(multi[key] ?? []), decode(value)];
   }
   const hasQuery = Object.keys(multi).length > 0;
   return {
