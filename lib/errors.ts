@@ -92,6 +92,11 @@ export const errorCatalog: readonly { code: string; status: number; when: string
   { code: 'result_too_large', status: 413, when: 'the result exceeds the limit; page it with _limit/_offset' },
   { code: 'unsupported_media_type', status: 415, when: 'the body is not XML, JSON or form-urlencoded' },
   { code: 'definition_invalid', status: 500, when: 'the definition file is malformed or does not match the database' },
+  {
+    code: 'database_unconfigured',
+    status: 500,
+    when: 'DATABASE_URL is missing, not a URL, or not postgres:// / mysql://',
+  },
   { code: 'database_unreachable', status: 500, when: 'the database cannot be reached (driver message :: SQL)' },
   { code: 'database_error', status: 500, when: 'any other database error (driver message :: SQL)' },
   { code: 'internal_error', status: 500, when: 'an unexpected failure; details are logged, not returned' },

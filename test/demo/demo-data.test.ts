@@ -102,7 +102,7 @@ function readDefinition(file: string) {
 const LABELS: Readonly<Record<string, readonly string[]>> = {
   Publisher: ['id', 'name', 'country', 'founded'],
   Book: ['id', 'publisher_id', 'title', 'isbn', 'price', 'price_cents', 'published', 'in_print', 'pages', 'added_at'],
-  BookWithDetail: ['id', 'title', 'isbn', 'price', 'published', 'summary', 'cover_url', 'weight_grams'],
+  BookWithDetail: ['id', 'publisher_id', 'title', 'isbn', 'price', 'published', 'summary', 'cover_url', 'weight_grams'],
   Inventory: ['store_code', 'book_id', 'quantity'],
   'bookstore.Author': ['id', 'first_name', 'last_name', 'birth_date', 'bio', 'website'],
   PublisherBooks: ['publisher_id', 'publisher_name', 'country', 'book_id', 'title', 'isbn', 'price', 'published'],

@@ -44,6 +44,48 @@ describe.each([
   });
 });
 
+/** A server that accepts connections and never says a word: the driver waits for its handshake. */
+async function silentServer(): Promise<{ port: number; close(): Promise<void> }> {
+  const sockets = new Set<net.Socket>();
+  const server = net.createServer((socket) => {
+    sockets.add(socket);
+    socket.on('error', () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    port: (server.address() as net.AddressInfo).port,
+    close: async () => {
+      for (const socket of sockets) socket.destroy();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
+}
+
+describe.each([
+  ['postgres', (port: number) => `postgres://postgres@127.0.0.1:${port}/x`, /CONNECT_TIMEOUT/],
+  ['mysql', (port: number) => `mysql://root@127.0.0.1:${port}/x`, /ETIMEDOUT/],
+])('%s silent (a host that never answers)', (_name, urlFor, driverMessage) => {
+  it('answers 500 once DB_CONNECT_TIMEOUT_MS has passed, not after the statement timeout', async () => {
+    const silent = await silentServer();
+    await useService({
+      DATABASE_URL: urlFor(silent.port),
+      DEFINITIONS_DIR: testDefinitions,
+      DB_CONNECT_TIMEOUT_MS: '1000',
+      DB_STATEMENT_TIMEOUT_MS: '20000',
+    });
+    const started = Date.now();
+    const reply = await invoke({ method: 'GET', path: '/res/Item/1' });
+    const elapsed = Date.now() - started;
+    await closeDatabases();
+    await silent.close();
+    expect(reply.status).toBe(500);
+    expect(reply.body).toMatch(driverMessage);
+    expect(reply.body).toMatch(/ :: select item\.item_id/);
+    expect(elapsed).toBeGreaterThanOrEqual(900);
+    expect(elapsed).toBeLessThan(5000);
+  });
+});
+
 describe('recovery', () => {
   it('the next request after the database is back succeeds without a restart (D20)', async () => {
     const db = await PGlite.create();
