@@ -1,0 +1,99 @@
+/**
+ * The product's first impression, end to end: `npm start` (scripts/start.ts: embedded PGlite seeded with the
+ * demo, serverless-offline with our handlers) on a free port, exercised over real HTTP as a user would.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import net from 'node:net';
+import path from 'node:path';
+
+const root = path.resolve(__dirname, '..', '..');
+let server: ChildProcess;
+let base = '';
+let output = '';
+
+async function freePort(): Promise<number> {
+  const probe = net.createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as net.AddressInfo;
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
+
+beforeAll(async () => {
+  const port = await freePort();
+  base = `http://localhost:${port}`;
+  const env = { ...process.env, PORT: String(port), DATABASE_URL: '', DEFINITIONS_DIR: '', NODE_OPTIONS: '' };
+  server = spawn(path.join(root, 'node_modules', '.bin', 'tsx'), ['scripts/start.ts'], {
+    cwd: root,
+    env,
+    detached: true,
+  });
+  server.stdout?.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+  });
+  server.stderr?.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+  });
+  const deadline = Date.now() + 120_000;
+  while (!output.includes('Stop with Ctrl-C') && Date.now() < deadline && server.exitCode === null) {
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  if (!output.includes('Stop with Ctrl-C')) throw new Error(`npm start did not become ready:\n${output}`);
+}, 130_000);
+
+afterAll(async () => {
+  if (server?.pid && server.exitCode === null) {
+    const exited = new Promise((resolve) => server.once('exit', resolve));
+    process.kill(-server.pid, 'SIGTERM');
+    await exited;
+  }
+});
+
+it('prints the base URL and example requests', () => {
+  expect(output).toContain(`${base}/res/`);
+  expect(output).toMatch(/curl .*\/res\/Publisher/);
+});
+
+it('serves XML by default and JSON on request, with exactly those Content-Types (D12)', async () => {
+  const xml = await fetch(`${base}/res/Publisher?_limit=2`);
+  expect(xml.status).toBe(200);
+  expect(xml.headers.get('content-type')).toBe('application/xml');
+  expect(await xml.text()).toMatch(/^<\?xml version="1.0" encoding="UTF-8"\?><readResponse><publisher id="1" /);
+  const json = await fetch(`${base}/res/Book?publisher_id=3&_output=json`);
+  expect(json.headers.get('content-type')).toBe('application/json');
+  const body = (await json.json()) as { books: { publisher_id: number }[] };
+  expect(body.books.length).toBeGreaterThan(0);
+  expect(body.books.every((b) => b.publisher_id === 3)).toBe(true);
+});
+
+it('writes and reads back through serverless-offline, with repeated parameters intact', async () => {
+  const created = await fetch(`${base}/res/Publisher`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
+    body: 'name=End+to+End&country=SE&founded=2026',
+  });
+  const echo = (await created.json()) as { rowsAffected: number; publishers: { id: number }[] };
+  expect(echo.rowsAffected).toBe(1);
+  const id = echo.publishers[0]?.id;
+  const range = await fetch(`${base}/res/Publisher?founded=%3E2025&founded=%3C%3D2026&_output=json`);
+  expect(await range.json()).toEqual({ publishers: [{ id, name: 'End to End', country: 'SE', founded: 2026 }] });
+  const deleted = await fetch(`${base}/res/Publisher/${id}`, {
+    method: 'DELETE',
+    headers: { accept: 'application/json' },
+  });
+  expect(await deleted.json()).toEqual({ rowsAffected: 1 });
+});
+
+it('answers errors as text naming the problem: 404 (D3), 405 with Allow, 400', async () => {
+  const missing = await fetch(`${base}/res/Nope`);
+  expect(missing.status).toBe(404);
+  expect(await missing.text()).toBe(
+    `SQL Resource Nope not found - expected ${path.join(root, 'definitions')}/Nope.xml`,
+  );
+  const patch = await fetch(`${base}/res/Publisher/1`, { method: 'PATCH' });
+  expect(patch.status).toBe(405);
+  expect(patch.headers.get('allow')).toBe('GET, POST, PUT, DELETE');
+  const bad = await fetch(`${base}/res/Publisher?nosuch=1`);
+  expect(bad.status).toBe(400);
+  expect(await bad.text()).toMatch(/Unknown field nosuch in resource Publisher/);
+});
