@@ -12,10 +12,10 @@ import { parsePathKeys } from '../request/parse-path-keys';
 import { parseQuery } from '../request/parse-query';
 import type { BodyType, Operation, OutputType } from '../request/types';
 import type { SqlResource } from '../resource';
+import { groupRows } from '../serial/group-rows';
 import { parseBody } from '../serial/parse-body';
 import { serializeRead } from '../serial/serialize-read';
 import { serializeWrite } from '../serial/serialize-write';
-import type { OutRow } from '../serial/types';
 import { type HttpRequest, resourcePath } from './from-event';
 import { negotiateResponse, requestBodyType } from './negotiate';
 import { resourceMethods } from './serve-fallback';
@@ -66,11 +66,7 @@ async function serve(request: HttpRequest): Promise<HttpResponse> {
     const plan = planRead(resource, query, pathKeys);
     if (plan.kind !== 'read') throw new Error('planRead returned a write plan');
     const rows = await executeRead(db, resource, plan.select);
-    const body = serializeRead(
-      resource,
-      rows.map((values): OutRow => ({ values })),
-      output,
-    );
+    const body = serializeRead(resource, groupRows(resource, rows), output);
     return checkedResult(body, output, settings.maxResultBytes, { 'Cache-Control': resource.cacheControl });
   }
   const rows = hasBody

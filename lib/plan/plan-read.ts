@@ -5,6 +5,7 @@
 import { BadRequestError } from '../errors';
 import type { ParsedQuery, RawFilter } from '../request/types';
 import type { Field, SqlResource } from '../resource';
+import { fieldsAt, keyLabels, tableWithRole } from '../resource-levels';
 import { convertValue } from './convert-value';
 import { fieldOf, parentKeyFields, planPathKey } from './resource-fields';
 import type { Plan, TypedFilter } from './types';
@@ -35,17 +36,15 @@ export function planFilters(resource: SqlResource, filters: readonly RawFilter[]
 
 /** D8: Parent key, then Child key; without a usable key, every orderable field in select order. */
 export function orderOf(resource: SqlResource): string[] {
-  const keyLabels = (role: 'Parent' | 'Child'): string[] | undefined => {
-    const table = Object.values(resource.tables).find((t) => t.role === role);
-    if (!table || table.primaryKey.length === 0) return undefined;
-    const labels = table.primaryKey.map(
-      (c) => resource.fields.find((f) => f.table === table.name && f.column === c)?.label,
-    );
-    return labels.every((l) => l !== undefined) ? (labels as string[]) : undefined;
-  };
-  const parent = keyLabels('Parent');
+  const parent = keyLabels(resource, tableWithRole(resource, 'Parent'));
   if (!parent) return resource.fields.filter(orderable).map((f) => f.label);
-  return resource.kind === 'flat' ? parent : [...parent, ...(keyLabels('Child') ?? [])];
+  if (resource.kind === 'flat') return parent;
+  const child =
+    keyLabels(resource, tableWithRole(resource, 'Child')) ??
+    fieldsAt(resource, 'child')
+      .filter(orderable)
+      .map((f) => f.label);
+  return [...parent, ...child];
 }
 
 function orderable(field: Field): boolean {
