@@ -7,7 +7,7 @@ import { executeRead, executeWrite } from '../db/execute-plan';
 import { resolveResource } from '../definitions/resolve-resource';
 import { BadRequestError, MethodNotAllowedError, NotFoundError, TooLargeError } from '../errors';
 import { planRead } from '../plan/plan-read';
-import { planWrite } from '../plan/plan-write';
+import { addressesChildren, planWrite } from '../plan/plan-write';
 import { parsePathKeys } from '../request/parse-path-keys';
 import { parseQuery } from '../request/parse-query';
 import type { BodyType, Operation, OutputType } from '../request/types';
@@ -69,8 +69,9 @@ async function serve(request: HttpRequest): Promise<HttpResponse> {
     const body = serializeRead(resource, groupRows(resource, rows), output);
     return checkedResult(body, output, settings.maxResultBytes, { 'Cache-Control': resource.cacheControl });
   }
+  const shape = addressesChildren(resource, { pathKeys, bodyType }) ? 'children' : 'parents';
   const rows = hasBody
-    ? parseBody(bodyType as BodyType, request.body as string, bodyNames(resource), 'parents')
+    ? parseBody(bodyType as BodyType, request.body as string, bodyNames(resource), shape)
     : undefined;
   const plan = planWrite(resource, { op, pathKeys, filters: query.filters, bodyType, rows });
   if (plan.kind === 'read') throw new Error('planWrite returned a read plan');

@@ -1,31 +1,36 @@
 /**
- * Plans the writes of one request (spec 4.3-4.5 on flat resources; D13, D16a, D18): which rows of which tables
- * to insert, update or delete, with converted, validated values. Hierarchical resources add their child steps
- * here. Pure.
+ * Plans the writes of one request (spec 4.3-4.5; D13, D16a, D17, D18): which rows of which tables to insert,
+ * update or delete, with converted, validated values. Flat and hierarchical resources alike; the child-row
+ * rules live in plan-children. Pure.
  */
 import { BadRequestError } from '../errors';
 import type { BodyRow, BodyType, RawFilter, RawValue } from '../request/types';
 import type { SqlResource } from '../resource';
 import { convertValue } from './convert-value';
+import { planChildRows } from './plan-children';
 import { planFilters } from './plan-read';
 import { fieldOf, parentKeyFields, planPathKey, splitRow } from './resource-fields';
-import type { Key, Plan, Target, UpdateRows } from './types';
+import type { ChildChanges, InsertRow, Key, Plan, Target, UpdateRows } from './types';
 
 export interface WriteInput {
   readonly op: 'insert' | 'update' | 'delete';
   readonly pathKeys: readonly string[];
   readonly filters: readonly RawFilter[];
   readonly bodyType?: BodyType;
-  /** The body's rows: one row for a form body. */
+  /** The body's rows: one row for a form body; child rows when the parent is in the path (C3, U4, D4). */
   readonly rows?: readonly BodyRow[];
 }
 
+/** True when the body holds child rows of the parent in the path (C3, U4, D4). */
+export function addressesChildren(resource: SqlResource, input: Pick<WriteInput, 'pathKeys' | 'bodyType'>): boolean {
+  return (
+    resource.kind !== 'flat' && input.pathKeys.length > 0 && (input.bodyType === 'xml' || input.bodyType === 'json')
+  );
+}
+
 export function planWrite(resource: SqlResource, input: WriteInput): Plan {
-  if (resource.kind !== 'flat') {
-    throw new BadRequestError('bad_request', `Writes to hierarchical resource ${resource.name} are not supported yet`);
-  }
   const structured = input.bodyType === 'xml' || input.bodyType === 'json';
-  if (structured && input.pathKeys.length > 0) {
+  if (structured && input.pathKeys.length > 0 && resource.kind === 'flat') {
     throw new BadRequestError(
       'bad_request',
       `Resource ${resource.name} is flat: an XML or JSON body with a key in the path addresses child rows, which it has none of`,
@@ -37,6 +42,7 @@ export function planWrite(resource: SqlResource, input: WriteInput): Plan {
       'Query parameters filter only form-urlencoded updates and body-less deletes',
     );
   }
+  if (addressesChildren(resource, input)) return planUnderPathParent(resource, input);
   switch (input.op) {
     case 'insert':
       return planInsert(resource, input);
@@ -52,57 +58,92 @@ function bodyRows(input: WriteInput): readonly BodyRow[] {
   return input.rows;
 }
 
+/** C3, U4, D4: the body's rows are children of the parent in the path, which must exist (D17). */
+function planUnderPathParent(resource: SqlResource, input: WriteInput): Plan {
+  const parentKey = planPathKey(resource, input.pathKeys);
+  const children = planChildRows(resource, bodyRows(input), input.op, -1);
+  if (input.op === 'insert')
+    return { kind: 'insert', rows: [{ parent: {}, extensions: [], key: parentKey, existing: true, children }] };
+  const changes: ChildChanges = { parentKey, mustExist: true, children };
+  return input.op === 'update'
+    ? { kind: 'update', updates: [], children: [changes] }
+    : { kind: 'delete', target: { kind: 'keys', keys: [] }, children: [changes] };
+}
+
 function planInsert(resource: SqlResource, input: WriteInput): Plan {
   if (input.pathKeys.length > 0) {
     throw new BadRequestError(
       'bad_request',
-      `Resource ${resource.name} is flat: POST with a key in the path is for child rows`,
+      resource.kind === 'flat'
+        ? `Resource ${resource.name} is flat: POST with a key in the path is for child rows`
+        : `POST with a key in the path takes XML or JSON ${resource.childRowName} rows of that ${resource.rowName}`,
     );
   }
   if (input.filters.length > 0)
     throw new BadRequestError('bad_parameter', 'POST takes no query parameters but _output');
-  const rows = bodyRows(input).map((row) => {
+  const rows = bodyRows(input).map((row, i): InsertRow => {
     const split = splitRow(resource, row.values);
-    return { parent: split.parent, extensions: split.extensions };
+    const children = row.children ? planChildRows(resource, row.children, 'insert', i) : undefined;
+    return { parent: split.values, extensions: split.extensions, key: split.key, children };
   });
   return { kind: 'insert', rows };
 }
 
-/** U1: each row carries its full key and the fields to change. */
+/** U1: each parent row carries its full key and either its fields to change or children to change (D17). */
 function planRowUpdates(resource: SqlResource, rows: readonly BodyRow[]): Plan {
   const keyColumns = parentKeyFields(resource).map((f) => f.column as string);
-  const updates = rows.map((row, i): UpdateRows => {
+  const updates: UpdateRows[] = [];
+  const children: ChildChanges[] = [];
+  rows.forEach((row, i) => {
     const split = splitRow(resource, row.values);
     if (!split.key) throw missingKey(resource, i);
-    const parent = Object.fromEntries(Object.entries(split.parent).filter(([column]) => !keyColumns.includes(column)));
-    if (Object.keys(parent).length === 0 && split.extensions.length === 0) {
-      throw new BadRequestError('bad_body', `Row ${i + 1} gives only its key; name at least one field to update`);
+    const parent = Object.fromEntries(Object.entries(split.values).filter(([column]) => !keyColumns.includes(column)));
+    const changesParent = Object.keys(parent).length > 0 || split.extensions.length > 0;
+    if (row.children !== undefined) {
+      if (changesParent) {
+        throw new BadRequestError(
+          'bad_body',
+          `${resource.rowName} row ${i + 1} updates both the ${resource.rowName} and its ${resource.childRowName} rows; update them in separate requests (spec 4.4 rule 3)`,
+        );
+      }
+      children.push({
+        parentKey: split.key,
+        mustExist: false,
+        children: planChildRows(resource, row.children, 'update', i),
+      });
+      return;
     }
-    return { target: { kind: 'keys', keys: [split.key] }, parent, extensions: split.extensions };
+    if (!changesParent)
+      throw new BadRequestError('bad_body', `Row ${i + 1} gives only its key; name at least one field to update`);
+    updates.push({ target: { kind: 'keys', keys: [split.key] }, parent, extensions: split.extensions });
   });
-  return { kind: 'update', updates };
+  return { kind: 'update', updates, children };
 }
 
-/** U2 (filters) and U3 (path key): the form's fields are the new values. */
+/** U2 (filters) and U3 (path key): the form's fields are the new values of the parent rows. */
 function planFormUpdate(resource: SqlResource, input: WriteInput): Plan {
   const row = input.bodyType === 'form' ? input.rows?.[0] : undefined;
   if (!row)
     throw new BadRequestError('bad_body', 'PUT needs a body: form fields with the new values, or XML/JSON rows');
   const split = splitRow(resource, row.values);
   const target = targetOf(resource, input, 'update');
-  return { kind: 'update', updates: [{ target, parent: split.parent, extensions: split.extensions }] };
+  return { kind: 'update', updates: [{ target, parent: split.values, extensions: split.extensions }], children: [] };
 }
 
 function planDelete(resource: SqlResource, input: WriteInput): Plan {
   if (input.bodyType === 'form') {
     throw new BadRequestError('bad_body', 'DELETE takes XML or JSON rows in its body, or none; not form fields');
   }
-  if (input.rows)
-    return {
-      kind: 'delete',
-      target: { kind: 'keys', keys: bodyRows(input).map((row, i) => rowKey(resource, row, i)) },
-    };
-  return { kind: 'delete', target: targetOf(resource, input, 'delete') };
+  if (!input.rows) return { kind: 'delete', target: targetOf(resource, input, 'delete'), children: [] };
+  const keys: Key[] = [];
+  const children: ChildChanges[] = [];
+  bodyRows(input).forEach((row, i) => {
+    const key = rowKey(resource, row, i);
+    if (row.children === undefined) keys.push(key);
+    else
+      children.push({ parentKey: key, mustExist: false, children: planChildRows(resource, row.children, 'delete', i) });
+  });
+  return { kind: 'delete', target: { kind: 'keys', keys }, children };
 }
 
 function targetOf(resource: SqlResource, input: WriteInput, what: 'update' | 'delete'): Target {

@@ -5,7 +5,8 @@
 import type { Param } from '../db/types';
 import { BadRequestError } from '../errors';
 import type { RawValue } from '../request/types';
-import type { Field, ResourceTable, SqlResource } from '../resource';
+import type { Field, ResourceTable, SqlResource, TableRole } from '../resource';
+import { fieldLevels, type Level, tableWithRole } from '../resource-levels';
 import { convertValue } from './convert-value';
 import type { ColumnValues, ExtensionValues, Key } from './types';
 import { validateValue } from './validate-value';
@@ -57,16 +58,29 @@ export function planPathKey(resource: SqlResource, segments: readonly string[]):
 }
 
 export interface SplitRow {
-  readonly parent: Record<string, Param>;
+  /** Columns of the level's main table: the Parent, or the Child. */
+  readonly values: Record<string, Param>;
+  /** ParentExtension rows (parent level) or ChildExtension rows (child level). */
   readonly extensions: ExtensionValues[];
-  /** The row's Parent key when all its key fields are given. */
+  /** Join table columns (child level of a many-to-many resource). */
+  readonly join: Record<string, Param>;
+  /** The main table's key when all its key fields are given. */
   readonly key?: Key;
 }
 
-/** Splits a body row into Parent and extension columns, converting and validating every value written. */
-export function splitRow(resource: SqlResource, values: Readonly<Record<string, RawValue>>): SplitRow {
-  const parent: Record<string, Param> = {};
+const mainRole: Record<Level, TableRole> = { parent: 'Parent', child: 'Child' };
+const extensionRole: Record<Level, TableRole> = { parent: 'ParentExtension', child: 'ChildExtension' };
+
+/** Splits a body row of one level into table rows, converting and validating every value written. */
+export function splitRow(
+  resource: SqlResource,
+  values: Readonly<Record<string, RawValue>>,
+  level: Level = 'parent',
+): SplitRow {
+  const main: Record<string, Param> = {};
+  const join: Record<string, Param> = {};
   const extensions = new Map<string, Record<string, Param>>();
+  const levels = fieldLevels(resource);
   for (const [label, raw] of Object.entries(values)) {
     const field = fieldOf(resource, label, 'bad_body');
     if (field.readOnly || field.table === null || field.column === null) {
@@ -75,23 +89,33 @@ export function splitRow(resource: SqlResource, values: Readonly<Record<string, 
         `Field ${label} of resource ${resource.name} is read-only (computed)`,
       );
     }
+    if (levels.get(label) !== level) throw wrongLevel(resource, label, level);
     for (const rule of resource.validations) if (rule.name === label) validateValue(rule, raw);
     const value = convertValue(field, raw, resource.dialect);
     const table = resource.tables[field.table] as ResourceTable;
-    if (table.role === 'Parent') parent[field.column] = value;
-    else if (table.role === 'ParentExtension')
+    if (table.role === mainRole[level]) main[field.column] = value;
+    else if (table.role === extensionRole[level])
       extensions.set(table.name, { ...extensions.get(table.name), [field.column]: value });
-    else
-      throw new BadRequestError(
-        'bad_body',
-        `Field ${label} belongs to a child row and cannot be written on the parent row`,
-      );
+    else join[field.column] = value;
   }
-  const keyColumns = parentTable(resource).primaryKey;
-  const complete = keyColumns.length > 0 && keyColumns.every((c) => c in parent);
+  const keyColumns = (tableWithRole(resource, mainRole[level]) as ResourceTable).primaryKey;
+  const complete = keyColumns.length > 0 && keyColumns.every((c) => c in main);
   return {
-    parent,
+    values: main,
     extensions: [...extensions].map(([table, v]) => ({ table, values: v as ColumnValues })),
-    key: complete ? keyColumns.map((c) => parent[c] as Param) : undefined,
+    join,
+    key: complete ? keyColumns.map((c) => main[c] as Param) : undefined,
   };
+}
+
+function wrongLevel(resource: SqlResource, label: string, level: Level): BadRequestError {
+  return level === 'parent'
+    ? new BadRequestError(
+        'bad_body',
+        `Field ${label} belongs to the ${resource.childRowName} rows of ${resource.name}; give it in a nested ${resource.childRowName} row`,
+      )
+    : new BadRequestError(
+        'bad_body',
+        `Field ${label} belongs to the ${resource.rowName} rows of ${resource.name}, not to its ${resource.childRowName} rows`,
+      );
 }

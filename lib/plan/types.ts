@@ -39,9 +39,24 @@ export type Target =
   | { readonly kind: 'keys'; readonly keys: readonly Key[] }
   | { readonly kind: 'filter'; readonly filters: readonly TypedFilter[] };
 
+/** A child row of a hierarchical write: Child columns, ChildExtension rows, Join columns, and its key if given. */
+export interface ChildRow {
+  readonly child: ColumnValues;
+  readonly extensions: readonly ExtensionValues[];
+  /** Columns of the Join table (many-to-many association attributes). */
+  readonly join: ColumnValues;
+  readonly key?: Key;
+}
+
 export interface InsertRow {
   readonly parent: ColumnValues;
   readonly extensions: readonly ExtensionValues[];
+  /** The Parent key when the row gives all of it. */
+  readonly key?: Key;
+  /** C3: the parent is the one in the path; it must exist and is never inserted. */
+  readonly existing?: boolean;
+  /** Absent: a parent row alone. Present: the children to create (1:n) or associate (m:n) under it (D17). */
+  readonly children?: readonly ChildRow[];
 }
 
 export interface UpdateRows {
@@ -50,8 +65,16 @@ export interface UpdateRows {
   readonly extensions: readonly ExtensionValues[];
 }
 
+/** Child rows addressed under one parent (U1/D1 nested children, U4, D4). */
+export interface ChildChanges {
+  readonly parentKey: Key;
+  /** The parent is named by the path: a parent that does not exist is a 404 (D17). */
+  readonly mustExist: boolean;
+  readonly children: readonly ChildRow[];
+}
+
 export type Plan =
   | { readonly kind: 'read'; readonly select: SelectSpec }
   | { readonly kind: 'insert'; readonly rows: readonly InsertRow[] }
-  | { readonly kind: 'update'; readonly updates: readonly UpdateRows[] }
-  | { readonly kind: 'delete'; readonly target: Target };
+  | { readonly kind: 'update'; readonly updates: readonly UpdateRows[]; readonly children: readonly ChildChanges[] }
+  | { readonly kind: 'delete'; readonly target: Target; readonly children: readonly ChildChanges[] };

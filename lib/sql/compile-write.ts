@@ -1,6 +1,6 @@
 /**
- * Table-level write statements: INSERT (RETURNING on PostgreSQL), UPDATE and DELETE by key, and SELECT by key
- * (MySQL's read-back of inserted rows). Values are always parameters. Pure.
+ * Table-level write statements: INSERT (RETURNING on PostgreSQL), UPDATE, DELETE and SELECT of the rows that
+ * match every given Match (column list = one of the keys). Values are always parameters. Pure.
  */
 import type { CompiledQuery, Param } from '../db/types';
 import type { ColumnValues } from '../plan/types';
@@ -8,6 +8,16 @@ import type { Dialect, ResourceTable } from '../resource';
 import { keyCondition, ParamList, quoteIdentifier, quoteTable } from './dialect';
 
 type Table = Pick<ResourceTable, 'schema' | 'table'>;
+
+/** Rows whose `columns` equal one of `keys` (each key lists values in `columns` order). */
+export interface Match {
+  readonly columns: readonly string[];
+  readonly keys: readonly (readonly Param[])[];
+}
+
+function whereClause(dialect: Dialect, params: ParamList, where: readonly Match[]): string {
+  return where.map((m) => keyCondition(dialect, params, m.columns, m.keys)).join(' AND ');
+}
 
 export function compileInsert(dialect: Dialect, table: Table, values: ColumnValues): CompiledQuery {
   const params = new ParamList(dialect);
@@ -26,41 +36,29 @@ export function compileUpdate(
   dialect: Dialect,
   table: Table,
   values: ColumnValues,
-  keyColumns: readonly string[],
-  keys: readonly (readonly Param[])[],
+  where: readonly Match[],
 ): CompiledQuery {
   const params = new ParamList(dialect);
   const set = Object.keys(values)
     .map((c) => `${quoteIdentifier(dialect, c)} = ${params.add(values[c] ?? null)}`)
     .join(', ');
-  return params.compile(
-    `UPDATE ${quoteTable(dialect, table)} SET ${set} WHERE ${keyCondition(dialect, params, keyColumns, keys)}`,
-  );
+  return params.compile(`UPDATE ${quoteTable(dialect, table)} SET ${set} WHERE ${whereClause(dialect, params, where)}`);
 }
 
-export function compileDelete(
-  dialect: Dialect,
-  table: Table,
-  keyColumns: readonly string[],
-  keys: readonly (readonly Param[])[],
-): CompiledQuery {
+export function compileDelete(dialect: Dialect, table: Table, where: readonly Match[]): CompiledQuery {
   const params = new ParamList(dialect);
-  return params.compile(
-    `DELETE FROM ${quoteTable(dialect, table)} WHERE ${keyCondition(dialect, params, keyColumns, keys)}`,
-  );
+  return params.compile(`DELETE FROM ${quoteTable(dialect, table)} WHERE ${whereClause(dialect, params, where)}`);
 }
 
-/** `columns` of the rows of `table` whose `keyColumns` match one of `keys`. */
-export function compileSelectByKey(
+export function compileSelectWhere(
   dialect: Dialect,
   table: Table,
   columns: readonly string[] | '*',
-  keyColumns: readonly string[],
-  keys: readonly (readonly Param[])[],
+  where: readonly Match[],
 ): CompiledQuery {
   const params = new ParamList(dialect);
   const list = columns === '*' ? '*' : columns.map((c) => quoteIdentifier(dialect, c)).join(', ');
   return params.compile(
-    `SELECT ${list} FROM ${quoteTable(dialect, table)} WHERE ${keyCondition(dialect, params, keyColumns, keys)}`,
+    `SELECT ${list} FROM ${quoteTable(dialect, table)} WHERE ${whereClause(dialect, params, where)}`,
   );
 }

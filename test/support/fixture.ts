@@ -12,7 +12,22 @@ export interface Fixture {
   count(table: string, where?: string): Promise<number>;
 }
 
-const tables = ['item_ext', 'item', 'pair', 'loose', 'widget'];
+/** In dependency order: referencing tables first. */
+const tables = [
+  'item_ext',
+  'item',
+  'pair',
+  'loose',
+  'widget',
+  'fan',
+  'team_tag',
+  'tag_ext',
+  'tag',
+  'player_ext',
+  'player',
+  'team_ext',
+  'team',
+];
 
 export function useFixture(target: Target): Fixture {
   const fixture = {} as Fixture;

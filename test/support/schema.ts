@@ -21,6 +21,24 @@ export function testSchema(dialect: TestDialect): string[] {
     `CREATE TABLE pair (code char(3) NOT NULL, num int NOT NULL, label varchar(40), PRIMARY KEY (code, num))${engine}`,
     `CREATE TABLE loose (word varchar(20), n int)${engine}`,
     `CREATE TABLE widget (widget_id ${serial}, title varchar(60) NOT NULL)${engine}`,
+    ...hierarchicalSchema(serial, engine),
+  ];
+}
+
+/** Teams with players (one-to-many) and tags (many-to-many through team_tag), each side with an extension. */
+function hierarchicalSchema(serial: string, engine: string): string[] {
+  return [
+    `CREATE TABLE team (team_id ${serial}, name varchar(40) NOT NULL UNIQUE)${engine}`,
+    `CREATE TABLE team_ext (team_id int PRIMARY KEY, motto varchar(80), FOREIGN KEY (team_id) REFERENCES team (team_id))${engine}`,
+    `CREATE TABLE player (player_id ${serial}, team_id int NOT NULL, name varchar(40) NOT NULL,
+      shirt int CHECK (shirt BETWEEN 0 AND 99), FOREIGN KEY (team_id) REFERENCES team (team_id))${engine}`,
+    `CREATE TABLE player_ext (player_id int PRIMARY KEY, nickname varchar(40),
+      FOREIGN KEY (player_id) REFERENCES player (player_id))${engine}`,
+    `CREATE TABLE tag (tag_id ${serial}, label varchar(40) NOT NULL UNIQUE, weight int CHECK (weight >= 0))${engine}`,
+    `CREATE TABLE tag_ext (tag_id int PRIMARY KEY, color varchar(20), FOREIGN KEY (tag_id) REFERENCES tag (tag_id))${engine}`,
+    `CREATE TABLE team_tag (team_id int NOT NULL, tag_id int NOT NULL, since int NOT NULL DEFAULT 0, PRIMARY KEY (team_id, tag_id),
+      FOREIGN KEY (team_id) REFERENCES team (team_id), FOREIGN KEY (tag_id) REFERENCES tag (tag_id))${engine}`,
+    `CREATE TABLE fan (fan_id int PRIMARY KEY, team_id int NOT NULL, FOREIGN KEY (team_id) REFERENCES team (team_id))${engine}`,
   ];
 }
 
@@ -38,11 +56,21 @@ export function testData(dialect: TestDialect): string[] {
     `INSERT INTO pair (code, num, label) VALUES ('ABC', 1, 'first'), ('ABC', 2, 'second'), ('XYZ', 1, 'third')`,
     `INSERT INTO loose (word, n) VALUES ('b', 2), ('a', 1), ('a', NULL)`,
     `INSERT INTO widget (widget_id, title) VALUES (1, 'sprocket')`,
+    `INSERT INTO team (team_id, name) VALUES (1, 'Ants'), (2, 'Bees'), (3, 'Crows')`,
+    `INSERT INTO team_ext (team_id, motto) VALUES (1, 'small but many')`,
+    `INSERT INTO player (player_id, team_id, name, shirt) VALUES (1, 1, 'Ada', 7), (2, 1, 'Ben', 9), (3, 1, 'Cy', 10), (4, 2, 'Di', 1)`,
+    `INSERT INTO player_ext (player_id, nickname) VALUES (1, 'the ace')`,
+    `INSERT INTO tag (tag_id, label, weight) VALUES (1, 'fast', 3), (2, 'loud', 1), (3, 'old', 0)`,
+    `INSERT INTO tag_ext (tag_id, color) VALUES (1, 'red')`,
+    `INSERT INTO team_tag (team_id, tag_id, since) VALUES (1, 1, 2001), (1, 2, 2002), (2, 1, 2003)`,
     ...(dialect === 'postgres'
       ? [
           "SELECT setval(pg_get_serial_sequence('item', 'item_id'), 100)",
           "SELECT setval(pg_get_serial_sequence('widget', 'widget_id'), 100)",
+          "SELECT setval(pg_get_serial_sequence('team', 'team_id'), 100)",
+          "SELECT setval(pg_get_serial_sequence('player', 'player_id'), 100)",
+          "SELECT setval(pg_get_serial_sequence('tag', 'tag_id'), 100)",
         ]
-      : ['ALTER TABLE item AUTO_INCREMENT = 101', 'ALTER TABLE widget AUTO_INCREMENT = 101']),
+      : ['item', 'widget', 'team', 'player', 'tag'].map((t) => `ALTER TABLE ${t} AUTO_INCREMENT = 101`)),
   ];
 }

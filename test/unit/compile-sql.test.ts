@@ -6,7 +6,7 @@ import type { CompiledQuery, Param } from '../../lib/db/types';
 import type { ColumnValues, SelectSpec } from '../../lib/plan/types';
 import type { Dialect, ResourceTable } from '../../lib/resource';
 import { compileSelect } from '../../lib/sql/compile-select';
-import { compileDelete, compileInsert, compileSelectByKey, compileUpdate } from '../../lib/sql/compile-write';
+import { compileDelete, compileInsert, compileSelectWhere, compileUpdate } from '../../lib/sql/compile-write';
 
 type Table = Pick<ResourceTable, 'schema' | 'table'>;
 
@@ -41,11 +41,11 @@ function compile(dialect: Dialect, input: Input): CompiledQuery {
     case 'insert':
       return compileInsert(dialect, input.table, input.values);
     case 'update':
-      return compileUpdate(dialect, input.table, input.values, input.keyColumns, input.keys);
+      return compileUpdate(dialect, input.table, input.values, [{ columns: input.keyColumns, keys: input.keys }]);
     case 'delete':
-      return compileDelete(dialect, input.table, input.keyColumns, input.keys);
+      return compileDelete(dialect, input.table, [{ columns: input.keyColumns, keys: input.keys }]);
     case 'selectByKey':
-      return compileSelectByKey(dialect, input.table, input.columns, input.keyColumns, input.keys);
+      return compileSelectWhere(dialect, input.table, input.columns, [{ columns: input.keyColumns, keys: input.keys }]);
   }
 }
 

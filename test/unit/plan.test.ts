@@ -385,21 +385,23 @@ describe('resource fields', () => {
       name: 'parent and extension columns, key complete',
       values: { id: '3', title: 'Dune', summary: 'Spice' },
       postgres: {
-        parent: { book_id: '3', title: 'Dune' },
+        values: { book_id: '3', title: 'Dune' },
         extensions: [{ table: 'book_detail', values: { summary: 'Spice' } }],
+        join: {},
         key: ['3'],
       },
       mysql: {
-        parent: { book_id: 3n, title: 'Dune' },
+        values: { book_id: 3n, title: 'Dune' },
         extensions: [{ table: 'book_detail', values: { summary: 'Spice' } }],
+        join: {},
         key: [3n],
       },
     },
     {
       name: 'no key, JSON null and number values',
       values: { price: 9.5, published: null },
-      postgres: { parent: { price: '9.5', published_on: null }, extensions: [], key: undefined },
-      mysql: { parent: { price: '9.5', published_on: null }, extensions: [], key: undefined },
+      postgres: { values: { price: '9.5', published_on: null }, extensions: [], join: {}, key: undefined },
+      mysql: { values: { price: '9.5', published_on: null }, extensions: [], join: {}, key: undefined },
     },
   ] as { name: string; values: Record<string, RawValue>; postgres: unknown; mysql: unknown }[])(
     'splitRow: $name',
@@ -462,14 +464,22 @@ const writes: { name: string; resource: Make; input: WriteInput; postgres: Plan;
       kind: 'insert',
       rows: [
         { parent: { title: 'A', published_on: '2024-02-29' }, extensions: [] },
-        { parent: { book_id: '12', title: 'B' }, extensions: [{ table: 'book_detail', values: { summary: null } }] },
+        {
+          parent: { book_id: '12', title: 'B' },
+          extensions: [{ table: 'book_detail', values: { summary: null } }],
+          key: ['12'],
+        },
       ],
     },
     mysql: {
       kind: 'insert',
       rows: [
         { parent: { title: 'A', published_on: '2024-02-29' }, extensions: [] },
-        { parent: { book_id: 12n, title: 'B' }, extensions: [{ table: 'book_detail', values: { summary: null } }] },
+        {
+          parent: { book_id: 12n, title: 'B' },
+          extensions: [{ table: 'book_detail', values: { summary: null } }],
+          key: [12n],
+        },
       ],
     },
   },
@@ -486,6 +496,7 @@ const writes: { name: string; resource: Make; input: WriteInput; postgres: Plan;
     input: { op: 'update', pathKeys: [], filters: [], ...json({ id: '1', title: 'X' }, { id: 2, summary: 'S' }) },
     postgres: {
       kind: 'update',
+      children: [],
       updates: [
         { target: { kind: 'keys', keys: [['1']] }, parent: { title: 'X' }, extensions: [] },
         {
@@ -497,6 +508,7 @@ const writes: { name: string; resource: Make; input: WriteInput; postgres: Plan;
     },
     mysql: {
       kind: 'update',
+      children: [],
       updates: [
         { target: { kind: 'keys', keys: [[1n]] }, parent: { title: 'X' }, extensions: [] },
         {
@@ -513,10 +525,12 @@ const writes: { name: string; resource: Make; input: WriteInput; postgres: Plan;
     input: { op: 'update', pathKeys: [], filters: [], ...xml({ isbn: 'a', editionNo: '2', label: 'L' }) },
     postgres: {
       kind: 'update',
+      children: [],
       updates: [{ target: { kind: 'keys', keys: [['a', '2']] }, parent: { label: 'L' }, extensions: [] }],
     },
     mysql: {
       kind: 'update',
+      children: [],
       updates: [{ target: { kind: 'keys', keys: [['a', 2n]] }, parent: { label: 'L' }, extensions: [] }],
     },
   },
@@ -531,6 +545,7 @@ const writes: { name: string; resource: Make; input: WriteInput; postgres: Plan;
     },
     postgres: {
       kind: 'update',
+      children: [],
       updates: [
         {
           target: { kind: 'filter', filters: [{ label: 'price', op: 'gt', value: '10' }] },
@@ -541,6 +556,7 @@ const writes: { name: string; resource: Make; input: WriteInput; postgres: Plan;
     },
     mysql: {
       kind: 'update',
+      children: [],
       updates: [
         {
           target: { kind: 'filter', filters: [{ label: 'price', op: 'gt', value: '10' }] },
@@ -556,12 +572,14 @@ const writes: { name: string; resource: Make; input: WriteInput; postgres: Plan;
     input: { op: 'update', pathKeys: ['7'], filters: [], ...form({ title: 'T', published: null }) },
     postgres: {
       kind: 'update',
+      children: [],
       updates: [
         { target: { kind: 'keys', keys: [['7']] }, parent: { title: 'T', published_on: null }, extensions: [] },
       ],
     },
     mysql: {
       kind: 'update',
+      children: [],
       updates: [{ target: { kind: 'keys', keys: [[7n]] }, parent: { title: 'T', published_on: null }, extensions: [] }],
     },
   },
@@ -571,10 +589,12 @@ const writes: { name: string; resource: Make; input: WriteInput; postgres: Plan;
     input: { op: 'update', pathKeys: ['a', '3'], filters: [], ...form({ label: 'L' }) },
     postgres: {
       kind: 'update',
+      children: [],
       updates: [{ target: { kind: 'keys', keys: [['a', '3']] }, parent: { label: 'L' }, extensions: [] }],
     },
     mysql: {
       kind: 'update',
+      children: [],
       updates: [{ target: { kind: 'keys', keys: [['a', 3n]] }, parent: { label: 'L' }, extensions: [] }],
     },
   },
@@ -582,8 +602,8 @@ const writes: { name: string; resource: Make; input: WriteInput; postgres: Plan;
     name: 'D1: rows become keys; other known attributes are ignored',
     resource: bookResource,
     input: { op: 'delete', pathKeys: [], filters: [], ...json({ id: '1' }, { id: 2, title: 'ignored' }) },
-    postgres: { kind: 'delete', target: { kind: 'keys', keys: [['1'], ['2']] } },
-    mysql: { kind: 'delete', target: { kind: 'keys', keys: [[1n], [2n]] } },
+    postgres: { kind: 'delete', children: [], target: { kind: 'keys', keys: [['1'], ['2']] } },
+    mysql: { kind: 'delete', children: [], target: { kind: 'keys', keys: [[1n], [2n]] } },
   },
   {
     name: 'D1 with compound keys',
@@ -596,6 +616,7 @@ const writes: { name: string; resource: Make; input: WriteInput; postgres: Plan;
     },
     postgres: {
       kind: 'delete',
+      children: [],
       target: {
         kind: 'keys',
         keys: [
@@ -606,6 +627,7 @@ const writes: { name: string; resource: Make; input: WriteInput; postgres: Plan;
     },
     mysql: {
       kind: 'delete',
+      children: [],
       target: {
         kind: 'keys',
         keys: [
@@ -621,10 +643,12 @@ const writes: { name: string; resource: Make; input: WriteInput; postgres: Plan;
     input: { op: 'delete', pathKeys: [], filters: [{ name: 'title', op: 'like', value: 'Old%' }] },
     postgres: {
       kind: 'delete',
+      children: [],
       target: { kind: 'filter', filters: [{ label: 'title', op: 'like', value: 'Old%', text: false }] },
     },
     mysql: {
       kind: 'delete',
+      children: [],
       target: { kind: 'filter', filters: [{ label: 'title', op: 'like', value: 'Old%', text: false }] },
     },
   },
@@ -632,8 +656,8 @@ const writes: { name: string; resource: Make; input: WriteInput; postgres: Plan;
     name: 'D3: the row of the path key',
     resource: bookResource,
     input: { op: 'delete', pathKeys: ['9'], filters: [] },
-    postgres: { kind: 'delete', target: { kind: 'keys', keys: [['9']] } },
-    mysql: { kind: 'delete', target: { kind: 'keys', keys: [[9n]] } },
+    postgres: { kind: 'delete', children: [], target: { kind: 'keys', keys: [['9']] } },
+    mysql: { kind: 'delete', children: [], target: { kind: 'keys', keys: [[9n]] } },
   },
 ];
 

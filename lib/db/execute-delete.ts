@@ -1,0 +1,101 @@
+/**
+ * Deletes (D1-D4; D16, D17): parent rows with their extension rows and, one-to-many, their children (with the
+ * children's extension rows) or, many-to-many, their association rows only; or children listed under a parent:
+ * those child rows (one-to-many) or only their associations (many-to-many). Children go before their parents,
+ * so no ON DELETE CASCADE is needed; every row deleted is counted.
+ */
+import type { ChildChanges, Key, Target } from '../plan/types';
+import type { SqlResource } from '../resource';
+import { keyLabels } from '../resource-levels';
+import { compileSelect } from '../sql/compile-select';
+import { compileDelete, type Match } from '../sql/compile-write';
+import { byKey, byLink, chunks, linkTo, requireParent, selectKeys, tableOf, tablesOf } from './table-rows';
+import type { Executor, Param } from './types';
+
+/** The Parent keys a target addresses: given, or those of the rows the filter matches (U2, D2). */
+export async function keysOf(tx: Executor, resource: SqlResource, target: Target): Promise<readonly Key[]> {
+  if (target.kind === 'keys') return target.keys;
+  const labels = keyLabels(resource, tableOf(resource, 'Parent')) ?? [];
+  const { rows } = await tx.run(
+    compileSelect(resource, { columns: labels, distinct: true, filters: target.filters, orderBy: [] }),
+  );
+  return rows.map((row) => labels.map((l) => row[l] as Param));
+}
+
+export async function executeDelete(
+  tx: Executor,
+  resource: SqlResource,
+  target: Target,
+  children: readonly ChildChanges[],
+): Promise<number> {
+  let rowsAffected = 0;
+  for (const change of children) rowsAffected += await deleteChildren(tx, resource, change);
+  const keys = await keysOf(tx, resource, target);
+  for (const chunk of chunks(keys)) rowsAffected += await deleteParents(tx, resource, chunk);
+  return rowsAffected;
+}
+
+async function run(
+  tx: Executor,
+  resource: SqlResource,
+  table: Parameters<typeof compileDelete>[1],
+  where: readonly Match[],
+): Promise<number> {
+  return (await tx.run(compileDelete(resource.dialect, table, where))).rowsAffected;
+}
+
+async function deleteParents(tx: Executor, resource: SqlResource, keys: readonly Key[]): Promise<number> {
+  const parent = tableOf(resource, 'Parent');
+  let rowsAffected = 0;
+  if (resource.kind === 'many-to-many') {
+    const join = tableOf(resource, 'Join');
+    rowsAffected += await run(tx, resource, join, [byLink(linkTo(join, parent), keys)]);
+  } else if (resource.kind === 'one-to-many') {
+    const child = tableOf(resource, 'Child');
+    const link = linkTo(child, parent);
+    if (child.primaryKey.length > 0) {
+      const childKeys = await selectKeys(tx, resource, child, child.primaryKey, byLink(link, keys));
+      rowsAffected += await deleteChildRows(tx, resource, childKeys);
+    } else {
+      rowsAffected += await run(tx, resource, child, [byLink(link, keys)]);
+    }
+  }
+  for (const ext of tablesOf(resource, 'ParentExtension'))
+    rowsAffected += await run(tx, resource, ext, [byLink(linkTo(ext, parent), keys)]);
+  return rowsAffected + (await run(tx, resource, parent, [byKey(parent, keys)]));
+}
+
+/** One-to-many child rows by key, with their extension rows. */
+async function deleteChildRows(tx: Executor, resource: SqlResource, keys: readonly Key[]): Promise<number> {
+  const child = tableOf(resource, 'Child');
+  let rowsAffected = 0;
+  for (const chunk of chunks(keys)) {
+    for (const ext of tablesOf(resource, 'ChildExtension'))
+      rowsAffected += await run(tx, resource, ext, [byLink(linkTo(ext, child), chunk)]);
+    rowsAffected += await run(tx, resource, child, [byKey(child, chunk)]);
+  }
+  return rowsAffected;
+}
+
+/** Children listed under a parent: only those of that parent (D17). */
+async function deleteChildren(tx: Executor, resource: SqlResource, change: ChildChanges): Promise<number> {
+  if (change.mustExist) await requireParent(tx, resource, change.parentKey);
+  const parent = tableOf(resource, 'Parent');
+  const child = tableOf(resource, 'Child');
+  const keys = change.children.map((c) => c.key as Key);
+  if (resource.kind === 'many-to-many') {
+    const join = tableOf(resource, 'Join');
+    let rowsAffected = 0;
+    for (const chunk of chunks(keys)) {
+      rowsAffected += await run(tx, resource, join, [
+        byLink(linkTo(join, parent), [change.parentKey]),
+        byLink(linkTo(join, child), chunk),
+      ]);
+    }
+    return rowsAffected;
+  }
+  const own = await selectKeys(tx, resource, child, child.primaryKey, byKey(child, keys), [
+    byLink(linkTo(child, parent), [change.parentKey]),
+  ]);
+  return deleteChildRows(tx, resource, own);
+}

@@ -1,0 +1,156 @@
+/**
+ * Inserts (C1, C2, C3; D15-D17): parent rows with their extension rows; under a parent, one-to-many children
+ * with their extension rows, or many-to-many association rows for existing children. Echoes every row as
+ * stored, in the request's nested shape; a parent that was not inserted appears by its key only.
+ */
+import type { ChildRow, InsertRow, Key } from '../plan/types';
+import type { ResourceTable, SqlResource } from '../resource';
+import { fieldsAt, keyLabels } from '../resource-levels';
+import type { DbValue, OutRow } from '../serial/types';
+import {
+  byKey,
+  byLink,
+  insertTableRow,
+  keyRow,
+  linkTo,
+  linkValues,
+  requireParent,
+  type StoredRow,
+  selectRow,
+  tableOf,
+  tablesOf,
+} from './table-rows';
+import type { Executor } from './types';
+
+export interface WriteOutcome {
+  readonly rowsAffected: number;
+  /** Inserts only: the rows as stored. */
+  readonly rows?: readonly OutRow[];
+}
+
+export async function executeInsert(
+  tx: Executor,
+  resource: SqlResource,
+  rows: readonly InsertRow[],
+): Promise<WriteOutcome> {
+  let rowsAffected = 0;
+  const out: OutRow[] = [];
+  for (const row of rows) {
+    const parent = await writeParent(tx, resource, row);
+    rowsAffected += parent.written;
+    if (row.children === undefined) {
+      out.push({ values: parent.echo });
+      continue;
+    }
+    const children: OutRow[] = [];
+    for (const child of row.children) {
+      const written = await writeChild(tx, resource, parent.row, child);
+      rowsAffected += written.written;
+      children.push({ values: written.echo });
+    }
+    out.push({ values: parent.echo, children });
+  }
+  return { rowsAffected, rows: out };
+}
+
+interface Written {
+  readonly row: StoredRow;
+  readonly echo: Record<string, DbValue>;
+  readonly written: number;
+}
+
+/** C3's path parent and an existing parent with children are left as they are (D17); others are inserted. */
+async function writeParent(tx: Executor, resource: SqlResource, row: InsertRow): Promise<Written> {
+  const parent = tableOf(resource, 'Parent');
+  if (row.existing && row.key) return keyOnly(resource, await requireParent(tx, resource, row.key));
+  if (row.children !== undefined && row.key) {
+    const existing = await selectRow(tx, resource, parent, [byKey(parent, [row.key])]);
+    if (existing) return keyOnly(resource, existing);
+  }
+  const stored = new Map<string, StoredRow>();
+  const parentRow = await insertTableRow(tx, resource, parent, row.parent);
+  stored.set(parent.name, parentRow);
+  for (const ext of row.extensions) {
+    const table = resource.tables[ext.table] as ResourceTable;
+    stored.set(
+      table.name,
+      await insertTableRow(tx, resource, table, { ...ext.values, ...linkValues(linkTo(table, parent), parentRow) }),
+    );
+  }
+  return { row: parentRow, echo: echoValues(resource, 'parent', stored), written: stored.size };
+}
+
+function keyOnly(resource: SqlResource, row: StoredRow): Written {
+  const parent = tableOf(resource, 'Parent');
+  const labels = keyLabels(resource, parent) ?? [];
+  const echo = Object.fromEntries(labels.map((label, i) => [label, row[parent.primaryKey[i] as string] ?? null]));
+  return { row, echo, written: 0 };
+}
+
+async function writeChild(
+  tx: Executor,
+  resource: SqlResource,
+  parentRow: StoredRow,
+  child: ChildRow,
+): Promise<Written> {
+  const parent = tableOf(resource, 'Parent');
+  const childTable = tableOf(resource, 'Child');
+  const stored = new Map<string, StoredRow>();
+  let written = 0;
+  if (resource.kind === 'many-to-many') {
+    const join = tableOf(resource, 'Join');
+    const childKey = keyRow(childTable.primaryKey, child.key as Key);
+    const joinRow = await insertTableRow(tx, resource, join, {
+      ...child.join,
+      ...linkValues(linkTo(join, parent), parentRow),
+      ...linkValues(linkTo(join, childTable), childKey),
+    });
+    stored.set(join.name, joinRow);
+    written = 1;
+    await readBack(tx, resource, child.key as Key, stored);
+  } else {
+    const childRow = await insertTableRow(tx, resource, childTable, {
+      ...child.child,
+      ...linkValues(linkTo(childTable, parent), parentRow),
+    });
+    stored.set(childTable.name, childRow);
+    written = 1;
+    for (const ext of child.extensions) {
+      const table = resource.tables[ext.table] as ResourceTable;
+      stored.set(
+        table.name,
+        await insertTableRow(tx, resource, table, {
+          ...ext.values,
+          ...linkValues(linkTo(table, childTable), childRow),
+        }),
+      );
+      written += 1;
+    }
+  }
+  return { row: stored.get(childTable.name) ?? {}, echo: echoValues(resource, 'child', stored), written };
+}
+
+/** A many-to-many child as stored: its Child row and ChildExtension rows, read by key. */
+async function readBack(tx: Executor, resource: SqlResource, key: Key, stored: Map<string, StoredRow>): Promise<void> {
+  const childTable = tableOf(resource, 'Child');
+  const row = await selectRow(tx, resource, childTable, [byKey(childTable, [key])]);
+  if (row) stored.set(childTable.name, row);
+  for (const ext of tablesOf(resource, 'ChildExtension')) {
+    const extRow = await selectRow(tx, resource, ext, [byLink(linkTo(ext, childTable), [key])]);
+    if (extRow) stored.set(ext.name, extRow);
+  }
+}
+
+/** A level's fields by label, as stored: fields of tables not written are NULL; computed fields are left out. */
+function echoValues(
+  resource: SqlResource,
+  level: 'parent' | 'child',
+  stored: ReadonlyMap<string, StoredRow>,
+): Record<string, DbValue> {
+  const values: Record<string, DbValue> = {};
+  for (const field of fieldsAt(resource, level)) {
+    if (field.table === null || field.column === null) continue;
+    values[field.label] = stored.get(field.table)?.[field.column] ?? null;
+  }
+  return values;
+}

@@ -1,0 +1,112 @@
+/**
+ * Updates (U1-U4; D16, D16a, D17): parent rows by key or filter with their extension rows (created when
+ * missing); children under a parent, only those that belong to it (one-to-many: by its foreign key;
+ * many-to-many: through an association row). "Updated" means matched, changed or not.
+ */
+import type { ChildChanges, ChildRow, ColumnValues, ExtensionValues, Key, UpdateRows } from '../plan/types';
+import type { ResourceTable, SqlResource } from '../resource';
+import { compileInsert, compileUpdate, type Match } from '../sql/compile-write';
+import { keysOf } from './execute-delete';
+import { byKey, byLink, chunks, keyRow, linkTo, linkValues, requireParent, selectKeys, tableOf } from './table-rows';
+import type { Executor } from './types';
+
+export async function executeUpdate(
+  tx: Executor,
+  resource: SqlResource,
+  updates: readonly UpdateRows[],
+  children: readonly ChildChanges[],
+): Promise<number> {
+  let rowsAffected = 0;
+  for (const update of updates) rowsAffected += await updateParents(tx, resource, update);
+  for (const change of children) rowsAffected += await updateChildren(tx, resource, change);
+  return rowsAffected;
+}
+
+async function updateParents(tx: Executor, resource: SqlResource, update: UpdateRows): Promise<number> {
+  const parent = tableOf(resource, 'Parent');
+  const keys = await keysOf(tx, resource, update.target);
+  if (keys.length === 0) return 0;
+  let rowsAffected = 0;
+  if (Object.keys(update.parent).length > 0) {
+    for (const chunk of chunks(keys))
+      rowsAffected += (await tx.run(compileUpdate(resource.dialect, parent, update.parent, [byKey(parent, chunk)])))
+        .rowsAffected;
+  }
+  if (update.extensions.length === 0) return rowsAffected;
+  const existing = await selectKeys(tx, resource, parent, parent.primaryKey, byKey(parent, keys));
+  return rowsAffected + (await upsertExtensions(tx, resource, parent, update.extensions, existing));
+}
+
+/** D16a: extension fields of rows that have no extension row yet create it; updated and created rows count. */
+async function upsertExtensions(
+  tx: Executor,
+  resource: SqlResource,
+  owner: ResourceTable,
+  extensions: readonly ExtensionValues[],
+  ownerKeys: readonly Key[],
+): Promise<number> {
+  if (ownerKeys.length === 0) return 0;
+  let rowsAffected = 0;
+  for (const ext of extensions) {
+    const table = resource.tables[ext.table] as ResourceTable;
+    const link = linkTo(table, owner);
+    for (const chunk of chunks(ownerKeys))
+      await tx.run(compileUpdate(resource.dialect, table, ext.values, [byLink(link, chunk)]));
+    const present = new Set(
+      (await selectKeys(tx, resource, table, link.columns, byLink(link, ownerKeys))).map((k) =>
+        JSON.stringify(k.map(String)),
+      ),
+    );
+    for (const key of ownerKeys) {
+      if (present.has(JSON.stringify(key.map(String)))) continue;
+      await tx.run(
+        compileInsert(resource.dialect, table, { ...ext.values, ...linkValues(link, keyRow(owner.primaryKey, key)) }),
+      );
+    }
+    rowsAffected += ownerKeys.length;
+  }
+  return rowsAffected;
+}
+
+async function updateChildren(tx: Executor, resource: SqlResource, change: ChildChanges): Promise<number> {
+  if (change.mustExist) await requireParent(tx, resource, change.parentKey);
+  let rowsAffected = 0;
+  for (const child of change.children) rowsAffected += await updateChild(tx, resource, change.parentKey, child);
+  return rowsAffected;
+}
+
+/** One child of one parent: its own columns, its extension rows and (many-to-many) its association's columns. */
+async function updateChild(tx: Executor, resource: SqlResource, parentKey: Key, child: ChildRow): Promise<number> {
+  const parent = tableOf(resource, 'Parent');
+  const childTable = tableOf(resource, 'Child');
+  const key = child.key as Key;
+  const belongs: Match[] =
+    resource.kind === 'many-to-many'
+      ? [
+          byLink(linkTo(tableOf(resource, 'Join'), parent), [parentKey]),
+          byLink(linkTo(tableOf(resource, 'Join'), childTable), [key]),
+        ]
+      : [byKey(childTable, [key]), byLink(linkTo(childTable, parent), [parentKey])];
+  const owner = resource.kind === 'many-to-many' ? tableOf(resource, 'Join') : childTable;
+  const found = await selectKeys(
+    tx,
+    resource,
+    owner,
+    owner === childTable ? childTable.primaryKey : linkTo(owner, childTable).columns,
+    belongs[0] as Match,
+    belongs.slice(1),
+  );
+  if (found.length === 0) return 0;
+  let rowsAffected = 0;
+  const set = withoutKey(child.child, childTable.primaryKey);
+  if (Object.keys(set).length > 0)
+    rowsAffected += (await tx.run(compileUpdate(resource.dialect, childTable, set, [byKey(childTable, [key])])))
+      .rowsAffected;
+  if (Object.keys(child.join).length > 0)
+    rowsAffected += (await tx.run(compileUpdate(resource.dialect, owner, child.join, belongs))).rowsAffected;
+  return rowsAffected + (await upsertExtensions(tx, resource, childTable, child.extensions, [key]));
+}
+
+function withoutKey(values: ColumnValues, keyColumns: readonly string[]): ColumnValues {
+  return Object.fromEntries(Object.entries(values).filter(([column]) => !keyColumns.includes(column)));
+}

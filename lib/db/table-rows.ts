@@ -1,0 +1,111 @@
+/**
+ * Row-level helpers shared by the write executors: the tables of a resource by role, how a table links to its
+ * owner, inserting one row and reading it back as stored, and finding which keys exist. Everything runs through
+ * an Executor inside the request's transaction; the SQL comes from lib/sql.
+ */
+import { NotFoundError } from '../errors';
+import type { ColumnValues, Key } from '../plan/types';
+import type { ResourceTable, SqlResource, TableLink, TableRole } from '../resource';
+import type { DbValue } from '../serial/types';
+import { compileInsert, compileSelectWhere, type Match } from '../sql/compile-write';
+import type { Executor, Param } from './types';
+
+export type StoredRow = Record<string, DbValue>;
+
+/** Keys per statement: keeps every statement far below RDS Proxy's 16 KB and the drivers' parameter limits. */
+const chunkSize = 500;
+
+export function chunks<T>(items: readonly T[]): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += chunkSize) out.push(items.slice(i, i + chunkSize));
+  return out;
+}
+
+export function tablesOf(resource: SqlResource, role: TableRole): ResourceTable[] {
+  return Object.values(resource.tables).filter((t) => t.role === role);
+}
+
+export function tableOf(resource: SqlResource, role: TableRole): ResourceTable {
+  return tablesOf(resource, role)[0] as ResourceTable;
+}
+
+/** How `table` points at `target` (its columns, in the order of the target's key). */
+export function linkTo(table: ResourceTable, target: ResourceTable): TableLink {
+  return table.links.find((l) => l.target === target.name) as TableLink;
+}
+
+/** The link columns of a row of `table`, taken from the row of its target. */
+export function linkValues(
+  link: TableLink,
+  targetRow: Readonly<Record<string, DbValue | Param>>,
+): Record<string, Param> {
+  return Object.fromEntries(
+    link.columns.map((c, i) => [c, (targetRow[link.references[i] as string] ?? null) as Param]),
+  );
+}
+
+export function keyRow(columns: readonly string[], key: Key): Record<string, Param> {
+  return Object.fromEntries(columns.map((c, i) => [c, key[i] ?? null]));
+}
+
+export const byKey = (table: ResourceTable, keys: readonly Key[]): Match => ({ columns: table.primaryKey, keys });
+export const byLink = (link: TableLink, keys: readonly Key[]): Match => ({ columns: link.columns, keys });
+
+/** Inserts one row; returns it as stored (PostgreSQL RETURNING, MySQL read back by key, D15). */
+export async function insertTableRow(
+  tx: Executor,
+  resource: SqlResource,
+  table: ResourceTable,
+  values: ColumnValues,
+): Promise<StoredRow> {
+  const result = await tx.run(compileInsert(resource.dialect, table, values));
+  if (resource.dialect === 'postgres') return { ...(result.rows[0] ?? {}) };
+  const key = table.primaryKey.map((c) =>
+    c in values ? values[c] : table.generatedColumns.includes(c) ? (result.insertId ?? null) : null,
+  );
+  if (table.primaryKey.length === 0 || key.some((v) => v === null || v === undefined))
+    return { ...values } as StoredRow;
+  return (await selectRow(tx, resource, table, [byKey(table, [key as Key])])) ?? ({ ...values } as StoredRow);
+}
+
+export async function selectRow(
+  tx: Executor,
+  resource: SqlResource,
+  table: ResourceTable,
+  where: readonly Match[],
+): Promise<StoredRow | undefined> {
+  const { rows } = await tx.run(compileSelectWhere(resource.dialect, table, '*', where));
+  return rows[0] ? { ...rows[0] } : undefined;
+}
+
+/** The values of `columns` of every row matching `where` plus one of `keys` on `keyColumns`. */
+export async function selectKeys(
+  tx: Executor,
+  resource: SqlResource,
+  table: ResourceTable,
+  columns: readonly string[],
+  match: Match,
+  where: readonly Match[] = [],
+): Promise<Key[]> {
+  const found: Key[] = [];
+  for (const chunk of chunks(match.keys)) {
+    const { rows } = await tx.run(
+      compileSelectWhere(resource.dialect, table, columns, [{ columns: match.columns, keys: chunk }, ...where]),
+    );
+    for (const row of rows) found.push(columns.map((c) => row[c] as Param));
+  }
+  return found;
+}
+
+/** D17: a parent named in the path must exist; returns it as stored. */
+export async function requireParent(tx: Executor, resource: SqlResource, key: Key): Promise<StoredRow> {
+  const parent = tableOf(resource, 'Parent');
+  const row = await selectRow(tx, resource, parent, [byKey(parent, [key])]);
+  if (!row) {
+    throw new NotFoundError(
+      'parent_not_found',
+      `${resource.name} has no ${resource.rowName} ${key.map(String).join('/')}`,
+    );
+  }
+  return row;
+}

@@ -1,0 +1,76 @@
+/**
+ * Child rows of hierarchical writes (D17): nested under parents in U1/D1/C2 bodies, or the whole body of C3, U4
+ * and D4 with the parent in the path. Checks what each kind of resource allows: one-to-many children are
+ * created and changed; many-to-many children are existing rows that are only associated or dissociated. Pure.
+ */
+import { BadRequestError } from '../errors';
+import type { BodyRow } from '../request/types';
+import type { Field, ResourceTable, SqlResource } from '../resource';
+import { keyLabels, tableWithRole } from '../resource-levels';
+import { splitRow } from './resource-fields';
+import type { ChildRow, Key } from './types';
+
+export type ChildPurpose = 'insert' | 'update' | 'delete';
+
+/** The Child's key fields in key order, or a 400 when children cannot be addressed by key. */
+export function childKeyFields(resource: SqlResource): Field[] {
+  const child = tableWithRole(resource, 'Child') as ResourceTable;
+  const labels = keyLabels(resource, child);
+  if (!labels) {
+    throw new BadRequestError(
+      'bad_request',
+      `Resource ${resource.name} cannot address ${resource.childRowName} rows: its query does not select the primary key of ${child.name}`,
+    );
+  }
+  return labels.map((label) => resource.fields.find((f) => f.label === label) as Field);
+}
+
+export function planChildRows(
+  resource: SqlResource,
+  rows: readonly BodyRow[],
+  purpose: ChildPurpose,
+  parentIndex: number,
+): ChildRow[] {
+  return rows.map((row, i) => {
+    const where = `${resource.childRowName} row ${i + 1}${parentIndex >= 0 ? ` of ${resource.rowName} row ${parentIndex + 1}` : ''}`;
+    const split = splitRow(resource, row.values, 'child');
+    const keyed = resource.kind === 'many-to-many' || purpose !== 'insert';
+    if (keyed && !split.key) {
+      const labels = childKeyFields(resource).map((f) => f.label);
+      throw new BadRequestError(
+        'missing_key',
+        `The ${where} lacks its key: ${resource.childRowName} rows are identified by ${labels.join(', ')}`,
+      );
+    }
+    if (resource.kind === 'many-to-many' && purpose !== 'update') checkKeyOnly(resource, row, where);
+    if (
+      purpose === 'update' &&
+      Object.keys(split.values).length === (split.key?.length ?? 0) &&
+      split.extensions.length === 0 &&
+      Object.keys(split.join).length === 0
+    ) {
+      throw new BadRequestError('bad_body', `The ${where} gives only its key; name at least one field to update`);
+    }
+    return { child: split.values, extensions: split.extensions, join: split.join, key: split.key };
+  });
+}
+
+/** Many-to-many children exist already: an association names them by key, with no other child attribute. */
+function checkKeyOnly(resource: SqlResource, row: BodyRow, where: string): void {
+  const keys = new Set(childKeyFields(resource).map((f) => f.label));
+  const join = tableWithRole(resource, 'Join')?.name;
+  const extra = Object.keys(row.values).filter(
+    (label) => !keys.has(label) && resource.fields.find((f) => f.label === label)?.table !== join,
+  );
+  if (extra.length > 0) {
+    throw new BadRequestError(
+      'bad_body',
+      `The ${where} may carry only its key (${[...keys].join(', ')}): ${resource.name} associates existing ${resource.childRowName} rows, so ${extra.join(', ')} cannot be given`,
+    );
+  }
+}
+
+/** Child keys without the other attributes, for deletes (D1 nested children, D4). */
+export function childKeys(children: readonly ChildRow[]): Key[] {
+  return children.map((c) => c.key as Key);
+}
