@@ -22,7 +22,9 @@ function patchHapi() {
     configurable: true,
     get() {
       const own = this.headers['content-type'];
-      return typeof own === 'string' && /^application\/(json|xml)$/.test(own.trim()) ? own.trim() : original.get.call(this);
+      return typeof own === 'string' && /^application\/(json|xml)$/.test(own.trim())
+        ? own.trim()
+        : original.get.call(this);
     },
   });
 }
