@@ -83,6 +83,7 @@ export const errorCatalog: readonly { code: string; status: number; when: string
   { code: 'filter_required', status: 400, when: 'PUT or DELETE without body, path key or filter (D18)' },
   { code: 'bad_request', status: 400, when: 'the operation does not apply to this resource or path' },
   { code: 'resource_not_found', status: 404, when: 'no definition file for the resource name (D3)' },
+  { code: 'parent_not_found', status: 404, when: 'the parent named in the path of C3, U4 or D4 does not exist' },
   { code: 'path_not_found', status: 404, when: 'the path is not served' },
   { code: 'method_not_allowed', status: 405, when: 'the method is not served on the path (Allow header lists it)' },
   { code: 'not_acceptable', status: 406, when: 'Accept admits neither application/xml nor application/json' },

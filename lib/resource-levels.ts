@@ -37,6 +37,13 @@ export function tableWithRole(resource: SqlResource, role: TableRole): ResourceT
   return Object.values(resource.tables).find((t) => t.role === role);
 }
 
+/** The table of a role the resource's kind guarantees (Parent always; Child and Join where the kind has them). */
+export function tableOf(resource: SqlResource, role: TableRole): ResourceTable {
+  const table = tableWithRole(resource, role);
+  if (!table) throw new Error(`Resource ${resource.name} has no ${role} table`);
+  return table;
+}
+
 /** The labels of a table's primary key, in key order; undefined unless the query selects all of them. */
 export function keyLabels(resource: SqlResource, table: ResourceTable | undefined): string[] | undefined {
   if (!table || table.primaryKey.length === 0) return undefined;

@@ -6,10 +6,10 @@
  */
 import type { ChildChanges, Key, Target } from '../plan/types';
 import type { SqlResource } from '../resource';
-import { keyLabels } from '../resource-levels';
+import { keyLabels, tableOf } from '../resource-levels';
 import { compileSelect } from '../sql/compile-select';
 import { compileDelete, type Match } from '../sql/compile-write';
-import { byKey, byLink, chunks, linkTo, requireParent, selectKeys, tableOf, tablesOf } from './table-rows';
+import { byKey, byLink, chunks, linkTo, requireParent, selectKeys, tablesOf } from './table-rows';
 import type { Executor, Param } from './types';
 
 /** The Parent keys a target addresses: given, or those of the rows the filter matches (U2, D2). */

@@ -5,7 +5,7 @@
  */
 import type { ChildRow, InsertRow, Key } from '../plan/types';
 import type { ResourceTable, SqlResource } from '../resource';
-import { fieldsAt, keyLabels } from '../resource-levels';
+import { fieldsAt, keyLabels, tableOf } from '../resource-levels';
 import type { DbValue, OutRow } from '../serial/types';
 import {
   byKey,
@@ -17,7 +17,6 @@ import {
   requireParent,
   type StoredRow,
   selectRow,
-  tableOf,
   tablesOf,
 } from './table-rows';
 import type { Executor } from './types';

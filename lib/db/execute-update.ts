@@ -5,9 +5,10 @@
  */
 import type { ChildChanges, ChildRow, ColumnValues, ExtensionValues, Key, UpdateRows } from '../plan/types';
 import type { ResourceTable, SqlResource } from '../resource';
+import { tableOf } from '../resource-levels';
 import { compileInsert, compileUpdate, type Match } from '../sql/compile-write';
 import { keysOf } from './execute-delete';
-import { byKey, byLink, chunks, keyRow, linkTo, linkValues, requireParent, selectKeys, tableOf } from './table-rows';
+import { byKey, byLink, chunks, keyRow, linkTo, linkValues, requireParent, selectKeys } from './table-rows';
 import type { Executor } from './types';
 
 export async function executeUpdate(

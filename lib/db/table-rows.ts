@@ -6,6 +6,7 @@
 import { NotFoundError } from '../errors';
 import type { ColumnValues, Key } from '../plan/types';
 import type { ResourceTable, SqlResource, TableLink, TableRole } from '../resource';
+import { tableOf } from '../resource-levels';
 import type { DbValue } from '../serial/types';
 import { compileInsert, compileSelectWhere, type Match } from '../sql/compile-write';
 import type { Executor, Param } from './types';
@@ -23,10 +24,6 @@ export function chunks<T>(items: readonly T[]): T[][] {
 
 export function tablesOf(resource: SqlResource, role: TableRole): ResourceTable[] {
   return Object.values(resource.tables).filter((t) => t.role === role);
-}
-
-export function tableOf(resource: SqlResource, role: TableRole): ResourceTable {
-  return tablesOf(resource, role)[0] as ResourceTable;
 }
 
 /** How `table` points at `target` (its columns, in the order of the target's key). */

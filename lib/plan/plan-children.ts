@@ -69,8 +69,3 @@ function checkKeyOnly(resource: SqlResource, row: BodyRow, where: string): void 
     );
   }
 }
-
-/** Child keys without the other attributes, for deletes (D1 nested children, D4). */
-export function childKeys(children: readonly ChildRow[]): Key[] {
-  return children.map((c) => c.key as Key);
-}

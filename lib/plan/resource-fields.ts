@@ -6,14 +6,10 @@ import type { Param } from '../db/types';
 import { BadRequestError } from '../errors';
 import type { RawValue } from '../request/types';
 import type { Field, ResourceTable, SqlResource, TableRole } from '../resource';
-import { fieldLevels, type Level, tableWithRole } from '../resource-levels';
+import { fieldLevels, type Level, tableOf, tableWithRole } from '../resource-levels';
 import { convertValue } from './convert-value';
 import type { ColumnValues, ExtensionValues, Key } from './types';
 import { validateValue } from './validate-value';
-
-export function parentTable(resource: SqlResource): ResourceTable {
-  return Object.values(resource.tables).find((t) => t.role === 'Parent') as ResourceTable;
-}
 
 export function fieldOf(resource: SqlResource, label: string, code: 'bad_parameter' | 'bad_body'): Field {
   const field = resource.fields.find((f) => f.label === label);
@@ -26,7 +22,7 @@ export function fieldOf(resource: SqlResource, label: string, code: 'bad_paramet
 
 /** The Parent's key fields in key order, or a 400 when the resource cannot address rows by key. */
 export function parentKeyFields(resource: SqlResource): Field[] {
-  const parent = parentTable(resource);
+  const parent = tableOf(resource, 'Parent');
   const fields = parent.primaryKey.map((column) =>
     resource.fields.find((f) => f.table === parent.name && f.column === column),
   );

@@ -4,8 +4,6 @@
  */
 
 /** The comparison a query value selects (D6). */
-export type FilterOp = 'eq' | 'ne' | 'lt' | 'le' | 'gt' | 'ge' | 'like' | 'in' | 'null' | 'notnull';
-
 /** One `name=value` pair of a query string, decoded and classified by the D6 grammar. */
 export type RawFilter =
   | { readonly name: string; readonly op: 'null' | 'notnull' }
@@ -34,14 +32,3 @@ export interface BodyRow {
 export type BodyType = 'xml' | 'json' | 'form';
 
 export type Operation = 'read' | 'insert' | 'update' | 'delete';
-
-/** The request the pipeline serves: one operation on one resource (spec 4.2-4.5). */
-export interface ResourceRequest {
-  readonly op: Operation;
-  readonly name: string;
-  /** Path key segments, decoded (D7); empty when the path has none. */
-  readonly keys: readonly string[];
-  readonly query: ParsedQuery;
-  /** Present when the request has a body. */
-  readonly body?: { readonly type: BodyType; readonly text: string };
-}
