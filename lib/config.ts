@@ -6,6 +6,10 @@ import path from 'node:path';
 export interface Config {
   readonly definitionsDir: string;
   readonly definitionsS3?: string;
+  /** How often a cached definition is checked for a newer version (D25), in seconds. */
+  readonly definitionsTtlS: number;
+  /** An S3-compatible endpoint for the S3 definitions source (tests, MinIO, LocalStack). */
+  readonly s3Endpoint?: string;
   readonly databaseUrl?: string;
   /** DATABASE_URL_<NAME> variables, keyed by NAME as written. */
   readonly databaseUrls: Readonly<Record<string, string>>;
@@ -25,6 +29,14 @@ function positiveInt(env: NodeJS.ProcessEnv, name: string, fallback: number): nu
   return n;
 }
 
+function nonNegativeInt(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a non-negative integer, got "${raw}"`);
+  return n;
+}
+
 export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const databaseUrls: Record<string, string> = {};
   for (const [key, value] of Object.entries(env)) {
@@ -34,6 +46,8 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return Object.freeze({
     definitionsDir: path.resolve(env.DEFINITIONS_DIR || defaultDefinitionsDir()),
     definitionsS3: env.DEFINITIONS_S3 || undefined,
+    definitionsTtlS: nonNegativeInt(env, 'DEFINITIONS_TTL_S', 60),
+    s3Endpoint: env.S3_ENDPOINT || undefined,
     databaseUrl: env.DATABASE_URL || undefined,
     databaseUrls: Object.freeze(databaseUrls),
     connectTimeoutMs: positiveInt(env, 'DB_CONNECT_TIMEOUT_MS', 3000),

@@ -1,5 +1,5 @@
 /**
- * D3 name lookup: a resource name → the file (or S3 key) that must hold its definition. Pure: computes the
+ * D3 name lookup: a resource name → the file (or S3 object) that must hold its definition. Pure: computes the
  * location the same way for valid and invalid names and never touches the file system.
  */
 import path from 'node:path';
@@ -8,16 +8,29 @@ import { NotFoundError } from '../errors';
 const validName = /^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$/;
 
 export interface DefinitionLocation {
-  /** Absolute file path, or null when the name can never reach a file (D3). */
+  /** Where the definition must be, or null when the name can never reach one (D3). */
   readonly file: string | null;
-  /** The location the 404 names: the file path, or what it would be for an invalid name. */
+  /** The location the 404 names: the file, or what it would be for an invalid name. */
   readonly expected: string;
 }
 
-export function locateDefinition(name: string, definitionsDir: string): DefinitionLocation {
-  const relative = `${name.split('.').join('/')}.xml`;
-  const expected = `${path.resolve(definitionsDir)}/${relative}`;
+/** The folder, resolved to an absolute path without following symlinks, or `s3://bucket/prefix` as it is. */
+function normalRoot(root: string): string {
+  return root.startsWith('s3://') ? root.replace(/\/+$/, '') : path.resolve(root);
+}
+
+/** `root` is the definitions folder or `s3://bucket/prefix`; every dot of the name is a level. */
+export function locateDefinition(name: string, root: string): DefinitionLocation {
+  const expected = `${normalRoot(root)}/${name.split('.').join('/')}.xml`;
   return { file: validName.test(name) ? expected : null, expected };
+}
+
+/** The name a location under `root` stands for (the inverse of locateDefinition), or null. */
+export function nameOfLocation(location: string, root: string): string | null {
+  const prefix = `${normalRoot(root)}/`;
+  if (!location.startsWith(prefix) || !location.endsWith('.xml')) return null;
+  const name = location.slice(prefix.length, -'.xml'.length).split('/').join('.');
+  return validName.test(name) ? name : null;
 }
 
 /** The exact D3 404 body: `SQL Resource {name} not found - expected {location}`. */

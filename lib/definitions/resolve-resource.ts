@@ -1,58 +1,96 @@
 /**
- * Resolves a resource name to its SqlResource: locate (D3), read the file, parse (D1), describe against the
- * database (D4), build. Cached per container; a failed load is not cached, so a database that comes back is
- * picked up by the next request (D20). The file read and the database describe are the IO here.
+ * Resolves a resource name to its SqlResource: read the definition from its source (D3, D25), parse (D1),
+ * describe against the database (D4), build. Cached per container and revalidated against the source at most
+ * every DEFINITIONS_TTL_S seconds, so a changed definition reaches every warm container within that time; a
+ * failed load is not cached, so a database that comes back is picked up by the next request (D20).
  */
-import { readFile } from 'node:fs/promises';
 import type { Config } from '../config';
 import { selectDatabase } from '../db/select-database';
 import type { Database } from '../db/types';
+import { DefinitionError } from '../errors';
 import type { SqlResource } from '../resource';
 import { buildResource } from './build-resource';
-import { locateDefinition, resourceNotFound } from './locate-definition';
-import { type Definition, parseDefinition } from './parse-definition';
+import type { DefinitionSource, StoredDefinition } from './definition-source';
+import { fileSource } from './file-source';
+import { resourceNotFound } from './locate-definition';
+import { parseDefinition } from './parse-definition';
 
 export interface ResolvedResource {
   readonly resource: SqlResource;
   readonly db: Database;
+  readonly stored: StoredDefinition;
 }
 
-const cache = new Map<string, Promise<ResolvedResource>>();
+interface Entry {
+  promise: Promise<ResolvedResource>;
+  checkedAt: number;
+}
 
-export function resolveResource(config: Config, name: string): Promise<ResolvedResource> {
-  let pending = cache.get(name);
-  if (!pending) {
-    pending = loadResource(config, name);
-    cache.set(name, pending);
-    pending.catch(() => cache.delete(name));
+const cache = new Map<string, Entry>();
+const sources = new Map<string, DefinitionSource>();
+
+/** The definitions source the configuration names: DEFINITIONS_S3 or DEFINITIONS_DIR (D22, D25). */
+export function definitionSource(config: Config): DefinitionSource {
+  if (config.definitionsS3) {
+    throw new DefinitionError(
+      config.definitionsS3,
+      'definitions from S3 (DEFINITIONS_S3) are not available in this build',
+    );
   }
-  return pending;
+  let source = sources.get(config.definitionsDir);
+  if (!source) {
+    source = fileSource(config.definitionsDir);
+    sources.set(config.definitionsDir, source);
+  }
+  return source;
+}
+
+export function resolveResource(config: Config, name: string, now = Date.now()): Promise<ResolvedResource> {
+  const source = definitionSource(config);
+  const key = `${source.root}\u0000${name}`;
+  let entry = cache.get(key);
+  if (!entry) {
+    entry = { promise: source.read(name).then((stored) => load(config, stored)), checkedAt: now };
+  } else if (now - entry.checkedAt >= config.definitionsTtlS * 1000) {
+    entry = { promise: entry.promise.then((known) => revalidate(config, source, known)), checkedAt: now };
+  } else {
+    return entry.promise;
+  }
+  const current = entry;
+  cache.set(key, current);
+  current.promise.catch(() => {
+    if (cache.get(key) === current) cache.delete(key);
+  });
+  return current.promise;
+}
+
+async function revalidate(
+  config: Config,
+  source: DefinitionSource,
+  known: ResolvedResource,
+): Promise<ResolvedResource> {
+  const latest = await source.revalidate(known.stored);
+  if (latest === 'unchanged') return known;
+  if (latest === null) throw resourceNotFound(known.stored.name, known.stored.location);
+  return load(config, latest);
 }
 
 /** Drops one resource (or all) from the cache; /conf/reload and tests use it. */
 export function forgetResource(name?: string): void {
-  if (name === undefined) cache.clear();
-  else cache.delete(name);
+  if (name === undefined) {
+    cache.clear();
+    sources.clear();
+    return;
+  }
+  for (const key of cache.keys()) if (key.endsWith(`\u0000${name}`)) cache.delete(key);
 }
 
-export async function loadDefinition(config: Config, name: string): Promise<Definition> {
-  const location = locateDefinition(name, config.definitionsDir);
-  if (!location.file) throw resourceNotFound(name, location.expected);
-  const xml = await readFile(location.file, 'utf8').catch((error: NodeJS.ErrnoException) => {
-    if (error.code === 'ENOENT' || error.code === 'ENOTDIR' || error.code === 'EISDIR') {
-      throw resourceNotFound(name, location.expected);
-    }
-    throw error;
-  });
-  return parseDefinition(location.file, xml);
-}
-
-async function loadResource(config: Config, name: string): Promise<ResolvedResource> {
-  const definition = await loadDefinition(config, name);
+async function load(config: Config, stored: StoredDefinition): Promise<ResolvedResource> {
+  const definition = parseDefinition(stored.location, stored.xml);
   const db = await selectDatabase(config, definition.database);
   const catalog = await db.describe(
     definition.query,
     definition.tables.map((t) => t.name),
   );
-  return { resource: buildResource(name, definition, catalog, db.dialect), db };
+  return { resource: buildResource(stored.name, definition, catalog, db.dialect), db, stored };
 }

@@ -89,3 +89,14 @@ export function requestBodyType(contentType: string | undefined): BodyType {
 export function wantsProblemJson(accept: string | undefined): boolean {
   return parseAccept(accept ?? '').some((r) => r.type === 'application/problem+json' && r.q > 0);
 }
+
+/** A browser asks for HTML: an explicit text/html that ranks at least as high as XML and JSON (D23, D24). */
+export function prefersHtml(accept: string | undefined): boolean {
+  const ranges = parseAccept(accept ?? '');
+  const html = ranges.find((r) => r.type === 'text/html')?.q ?? 0;
+  return (
+    html > 0 &&
+    html >= quality(ranges, ['application/xml', 'text/xml']) &&
+    html >= quality(ranges, ['application/json'])
+  );
+}

@@ -1,6 +1,6 @@
 /**
- * Everything API Gateway routes to no other function: 405 (with Allow) on /res paths, 404 elsewhere. Imports
- * nothing of the pipeline, so its bundle stays small.
+ * Everything API Gateway routes to no other function: 405 (with Allow) on the service's paths for a method
+ * they do not serve, 404 elsewhere. Imports nothing of the pipeline, so its bundle stays small.
  */
 import { MethodNotAllowedError, NotFoundError } from '../errors';
 import { type HttpRequest, resourcePath } from './from-event';
@@ -8,9 +8,18 @@ import { errorResult, type HttpResponse } from './to-result';
 
 export const resourceMethods = ['GET', 'POST', 'PUT', 'DELETE'] as const;
 
+/** The methods a path of this service answers, or undefined for a path it does not serve. */
+export function allowedMethods(path: string): readonly string[] | undefined {
+  if (resourcePath(path)) return resourceMethods;
+  if (/(?:^|\/)conf\/(definition|metadata|documentation|reload)\/[^/]+$/.test(path)) return ['GET'];
+  if (/(?:^|\/)(res|openapi\.json)\/?$/.test(path)) return ['GET'];
+  return undefined;
+}
+
 export async function serveFallback(request: HttpRequest): Promise<HttpResponse> {
-  const error = resourcePath(request.path)
-    ? new MethodNotAllowedError(request.method, resourceMethods)
+  const allowed = allowedMethods(request.path);
+  const error = allowed
+    ? new MethodNotAllowedError(request.method, allowed)
     : new NotFoundError('path_not_found', `No such path: ${request.path}; resources live under /res/{name}`);
   return errorResult(error, request.headers.accept);
 }

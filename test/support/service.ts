@@ -5,6 +5,7 @@
 import path from 'node:path';
 import type { APIGatewayProxyResult } from 'aws-lambda';
 import { XMLParser } from 'fast-xml-parser';
+import { handler as confHandler } from '../../handlers/conf';
 import { handler as deleteHandler } from '../../handlers/delete';
 import { handler as fallbackHandler } from '../../handlers/fallback';
 import { handler as insertHandler } from '../../handlers/insert';
@@ -44,6 +45,14 @@ const handlers: Record<string, (event: never) => Promise<APIGatewayProxyResult>>
   PUT: updateHandler,
   DELETE: deleteHandler,
 };
+
+/** The routes of serverless.yml: /conf GETs to the conf function, /res by method, everything else to the fallback. */
+function route(call: Call): (event: never) => Promise<APIGatewayProxyResult> {
+  const method = call.method.toUpperCase();
+  if (/^\/conf\/[^/]+\/[^/]+$/.test(call.path)) return method === 'GET' ? confHandler : fallbackHandler;
+  if (/^\/res\/[^/]+(\/.*)?$/.test(call.path)) return handlers[method] ?? fallbackHandler;
+  return fallbackHandler;
+}
 
 function v2Event(call: Call) {
   return {
@@ -89,7 +98,7 @@ export interface Reply {
 }
 
 export async function invoke(call: Call, version: EventVersion = 'v2'): Promise<Reply> {
-  const handler = handlers[call.method.toUpperCase()] ?? fallbackHandler;
+  const handler = route(call);
   const event = version === 'v2' ? v2Event(call) : v1Event(call);
   const result = await handler(event as never);
   const headers: Record<string, string> = {};

@@ -13,6 +13,8 @@ const mib5 = 5 * 1024 * 1024;
 const defaults: Config = {
   definitionsDir: bundledDefinitions,
   definitionsS3: undefined,
+  definitionsTtlS: 60,
+  s3Endpoint: undefined,
   databaseUrl: undefined,
   databaseUrls: {},
   connectTimeoutMs: 3000,

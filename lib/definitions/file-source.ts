@@ -1,0 +1,46 @@
+/**
+ * Definitions from a folder: `a.b.Name` is `{dir}/a/b/Name.xml` (D3). The version is the file's mtime and size,
+ * so a changed file is noticed by revalidation without reading it. File system IO only.
+ */
+import { readdir, readFile, stat } from 'node:fs/promises';
+import path from 'node:path';
+import type { DefinitionSource, StoredDefinition } from './definition-source';
+import { locateDefinition, nameOfLocation, resourceNotFound } from './locate-definition';
+
+const gone = new Set(['ENOENT', 'ENOTDIR', 'EISDIR']);
+
+export function fileSource(dir: string): DefinitionSource {
+  const root = path.resolve(dir);
+  const versionOf = async (file: string) => {
+    const info = await stat(file);
+    if (!info.isFile()) throw Object.assign(new Error('not a file'), { code: 'EISDIR' });
+    return `${info.mtimeMs}:${info.size}`;
+  };
+  const read = async (name: string): Promise<StoredDefinition> => {
+    const { file, expected } = locateDefinition(name, root);
+    if (!file) throw resourceNotFound(name, expected);
+    try {
+      const version = await versionOf(file);
+      return { name, location: file, xml: await readFile(file, 'utf8'), version };
+    } catch (error) {
+      if (gone.has((error as NodeJS.ErrnoException).code ?? '')) throw resourceNotFound(name, expected);
+      throw error;
+    }
+  };
+  return {
+    root,
+    read,
+    async revalidate(known) {
+      const version = await versionOf(known.location).catch(() => null);
+      if (version === null) return null;
+      return version === known.version ? 'unchanged' : read(known.name);
+    },
+    async list() {
+      const files = await readdir(root, { recursive: true }).catch(() => [] as string[]);
+      return files
+        .map((file) => nameOfLocation(path.join(root, file), root))
+        .filter((name): name is string => name !== null)
+        .sort();
+    },
+  };
+}

@@ -1,0 +1,70 @@
+/**
+ * The definition and maintenance paths (spec 4.6, D23): GET /conf/{definition|metadata|documentation|reload}/{name}.
+ * An unknown name is the D3 404 on every one of them; a definition that fails to load answers as /res would.
+ */
+import { config } from '../config';
+import { definitionSource, forgetResource, resolveResource } from '../definitions/resolve-resource';
+import { MethodNotAllowedError, NotFoundError } from '../errors';
+import { parseQuery } from '../request/parse-query';
+import { documentationHtml, documentationOf, documentationXml } from '../serial/serialize-documentation';
+import { serializeMetadata } from '../serial/serialize-metadata';
+import type { HttpRequest } from './from-event';
+import { negotiateResponse, prefersHtml } from './negotiate';
+import { errorResult, type HttpResponse, toResult } from './to-result';
+
+const confPath = /(?:^|\/)conf\/(definition|metadata|documentation|reload)\/([^/]+)$/;
+
+export async function serveConf(request: HttpRequest): Promise<HttpResponse> {
+  try {
+    return await serve(request);
+  } catch (error) {
+    return errorResult(error, request.headers.accept);
+  }
+}
+
+async function serve(request: HttpRequest): Promise<HttpResponse> {
+  const match = confPath.exec(request.path);
+  if (!match)
+    throw new NotFoundError(
+      'path_not_found',
+      `No such path: ${request.path}; see /conf/{definition|metadata|documentation|reload}/{name}`,
+    );
+  if (request.method !== 'GET') throw new MethodNotAllowedError(request.method, ['GET']);
+  const [, what, rawName = ''] = match;
+  const name = decodeName(rawName);
+  const settings = config();
+  const query = parseQuery(request.rawQuery, 'PUT');
+  switch (what) {
+    case 'definition': {
+      const stored = await definitionSource(settings).read(name);
+      return toResult(200, 'application/xml', stored.xml, { 'Cache-Control': 'no-cache' });
+    }
+    case 'reload': {
+      forgetResource(name);
+      await resolveResource(settings, name);
+      return toResult(200, 'text/plain; charset=utf-8', `Reload of ${name} succeeded`, { 'Cache-Control': 'no-store' });
+    }
+    case 'metadata': {
+      const output = negotiateResponse(request.headers.accept, query.output);
+      const { resource } = await resolveResource(settings, name);
+      return toResult(200, output, serializeMetadata(resource, output), { 'Cache-Control': 'no-cache' });
+    }
+    default: {
+      const html = !query.output && prefersHtml(request.headers.accept);
+      const output = html ? undefined : negotiateResponse(request.headers.accept, query.output);
+      const doc = documentationOf((await resolveResource(settings, name)).resource);
+      if (html)
+        return toResult(200, 'text/html; charset=utf-8', documentationHtml(doc), { 'Cache-Control': 'no-cache' });
+      const body = output === 'application/json' ? JSON.stringify(doc) : documentationXml(doc);
+      return toResult(200, output ?? 'application/xml', body, { 'Cache-Control': 'no-cache' });
+    }
+  }
+}
+
+function decodeName(raw: string): string {
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    return raw;
+  }
+}

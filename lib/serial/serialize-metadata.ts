@@ -1,0 +1,98 @@
+/**
+ * What the service resolved for a resource (D23 /conf/metadata): kind, row and collection names, tables with
+ * their keys and the foreign-key links used, and every field with its table, column, types and flags. XML or
+ * JSON. Pure.
+ */
+import { XMLBuilder } from 'fast-xml-parser';
+import type { OutputType } from '../request/types';
+import type { SqlResource } from '../resource';
+
+export interface ResourceMetadata {
+  readonly name: string;
+  readonly kind: SqlResource['kind'];
+  readonly database: string;
+  readonly dialect: SqlResource['dialect'];
+  readonly rowName: string;
+  readonly collectionName: string;
+  readonly childRowName?: string;
+  readonly childCollectionName?: string;
+  readonly tables: readonly {
+    name: string;
+    schema: string;
+    table: string;
+    role: string;
+    primaryKey: readonly string[];
+    links: readonly { columns: readonly string[]; target: string; references: readonly string[] }[];
+  }[];
+  readonly fields: readonly {
+    label: string;
+    table: string | null;
+    column: string | null;
+    type: string;
+    dbType: string;
+    primaryKey: boolean;
+    generated: boolean;
+    readOnly: boolean;
+    nullable: boolean;
+  }[];
+}
+
+export function resourceMetadata(resource: SqlResource): ResourceMetadata {
+  return {
+    name: resource.name,
+    kind: resource.kind,
+    database: resource.database,
+    dialect: resource.dialect,
+    rowName: resource.rowName,
+    collectionName: resource.collectionName,
+    ...(resource.childRowName
+      ? { childRowName: resource.childRowName, childCollectionName: resource.childCollectionName }
+      : {}),
+    tables: Object.values(resource.tables).map((t) => ({
+      name: t.name,
+      schema: t.schema,
+      table: t.table,
+      role: t.role,
+      primaryKey: t.primaryKey,
+      links: t.links.map((l) => ({ columns: l.columns, target: l.target, references: l.references })),
+    })),
+    fields: resource.fields.map((f) => ({
+      label: f.label,
+      table: f.table,
+      column: f.column,
+      type: f.type,
+      dbType: f.dbType,
+      primaryKey: f.primaryKey,
+      generated: f.generated,
+      readOnly: f.readOnly,
+      nullable: f.nullable,
+    })),
+  };
+}
+
+const builder = new XMLBuilder({
+  ignoreAttributes: false,
+  attributeNamePrefix: '@',
+  suppressEmptyNode: true,
+  suppressBooleanAttributes: false,
+});
+
+/** Attributes for scalars (lists joined with commas), elements for tables, links and fields. */
+export function metadataXml(meta: ResourceMetadata): string {
+  const { tables, fields, ...scalars } = meta;
+  const attrs = (o: object) =>
+    Object.fromEntries(Object.entries(o).map(([k, v]) => [`@${k}`, Array.isArray(v) ? v.join(',') : String(v ?? '')]));
+  const doc = {
+    metadata: {
+      ...attrs(scalars),
+      table: tables.map(({ links, ...t }) => ({ ...attrs(t), link: links.map(attrs) })),
+      field: fields.map(attrs),
+    },
+  };
+  return `<?xml version="1.0" encoding="UTF-8"?>${builder.build(doc)}`;
+}
+
+export function serializeMetadata(resource: SqlResource, type: OutputType): string {
+  const meta = resourceMetadata(resource);
+  return type === 'application/json' ? JSON.stringify(meta) : metadataXml(meta);
+}
