@@ -7,7 +7,7 @@
 import type { Config } from '../config';
 import { selectDatabase } from '../db/select-database';
 import type { Database } from '../db/types';
-import { DefinitionError } from '../errors';
+import { DatabaseError, DefinitionError } from '../errors';
 import type { SqlResource } from '../resource';
 import { buildResource } from './build-resource';
 import type { DefinitionSource, StoredDefinition } from './definition-source';
@@ -88,9 +88,17 @@ export function forgetResource(name?: string): void {
 async function load(config: Config, stored: StoredDefinition): Promise<ResolvedResource> {
   const definition = parseDefinition(stored.location, stored.xml);
   const db = await selectDatabase(config, definition.database);
-  const catalog = await db.describe(
-    definition.query,
-    definition.tables.map((t) => t.name),
-  );
+  const catalog = await db
+    .describe(
+      definition.query,
+      definition.tables.map((t) => t.name),
+    )
+    .catch((error: unknown) => {
+      // an unreachable database stays a 500 of its own (D20); any other failure here is the definition's (D1)
+      if (error instanceof DatabaseError && error.code === 'database_error') {
+        throw new DefinitionError(stored.location, `its query fails on the database: ${error.message}`);
+      }
+      throw error;
+    });
   return { resource: buildResource(stored.name, definition, catalog, db.dialect), db, stored };
 }

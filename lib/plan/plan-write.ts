@@ -103,7 +103,7 @@ function planRowUpdates(resource: SqlResource, rows: readonly BodyRow[]): Plan {
       if (changesParent) {
         throw new BadRequestError(
           'bad_body',
-          `${resource.rowName} row ${i + 1} updates both the ${resource.rowName} and its ${resource.childRowName} rows; update them in separate requests (spec 4.4 rule 3)`,
+          `Row ${i + 1} updates both the ${resource.rowName} and its ${resource.childRowName} rows; update them in separate requests (spec 4.4 rule 3)`,
         );
       }
       children.push({

@@ -1,0 +1,47 @@
+/**
+ * The error catalog is the README's list of every error a client can get (DESIGN.md): every code thrown in lib
+ * is in it, every entry is thrown somewhere, and the README lists each with its status.
+ */
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { errorCatalog } from '../../lib/errors';
+
+const root = path.resolve(__dirname, '..', '..');
+
+function sources(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const file = path.join(dir, name);
+    return statSync(file).isDirectory() ? sources(file) : file.endsWith('.ts') ? [file] : [];
+  });
+}
+
+const thrown = new Set(
+  sources(path.join(root, 'lib')).flatMap((file) =>
+    [...readFileSync(file, 'utf8').matchAll(/new \w+Error\(\s*(?:\d{3},\s*)?'([a-z_]+)'/g)].map((m) => m[1] as string),
+  ),
+);
+// classified from driver errors and the fallback for unexpected ones, not thrown by name
+const derived = new Set([
+  'unique_violation',
+  'foreign_key_violation',
+  'database_unreachable',
+  'database_error',
+  'internal_error',
+  'definition_invalid',
+  'method_not_allowed',
+]);
+
+it('every code thrown in lib is in the catalog', () => {
+  const catalogued = new Set(errorCatalog.map((e) => e.code));
+  expect([...thrown].filter((code) => !catalogued.has(code))).toEqual([]);
+});
+
+it('every catalogued code is thrown in lib or derived from a driver error', () => {
+  expect(errorCatalog.map((e) => e.code).filter((code) => !thrown.has(code) && !derived.has(code))).toEqual([]);
+});
+
+it('the README lists every code with its status', () => {
+  const readme = readFileSync(path.join(root, 'README.md'), 'utf8');
+  const missing = errorCatalog.filter((e) => !new RegExp(`\\|\\s*${e.status}\\s*\\|\\s*\`${e.code}\``).test(readme));
+  expect(missing.map((e) => e.code)).toEqual([]);
+});
