@@ -6,21 +6,10 @@
  */
 import type { ChildChanges, Key, Target } from '../plan/types';
 import type { SqlResource } from '../resource';
-import { keyLabels, tableOf } from '../resource-levels';
-import { compileSelect } from '../sql/compile-select';
+import { tableOf } from '../resource-levels';
 import { compileDelete, type Match } from '../sql/compile-write';
-import { byKey, byLink, chunks, linkTo, requireParent, selectKeys, tablesOf } from './table-rows';
-import type { Executor, Param } from './types';
-
-/** The Parent keys a target addresses: given, or those of the rows the filter matches (U2, D2). */
-export async function keysOf(tx: Executor, resource: SqlResource, target: Target): Promise<readonly Key[]> {
-  if (target.kind === 'keys') return target.keys;
-  const labels = keyLabels(resource, tableOf(resource, 'Parent')) ?? [];
-  const { rows } = await tx.run(
-    compileSelect(resource, { columns: labels, distinct: true, filters: target.filters, orderBy: [] }),
-  );
-  return rows.map((row) => labels.map((l) => row[l] as Param));
-}
+import { byKey, byLink, chunks, keysOf, linkTo, requireParent, selectKeys, tablesOf } from './table-rows';
+import type { Executor } from './types';
 
 export async function executeDelete(
   tx: Executor,

@@ -7,8 +7,18 @@ import type { ChildChanges, ChildRow, ColumnValues, ExtensionValues, Key, Update
 import type { ResourceTable, SqlResource } from '../resource';
 import { tableOf } from '../resource-levels';
 import { compileInsert, compileUpdate, type Match } from '../sql/compile-write';
-import { keysOf } from './execute-delete';
-import { byKey, byLink, chunks, keyRow, linkTo, linkValues, requireParent, selectKeys } from './table-rows';
+import {
+  byKey,
+  byLink,
+  chunks,
+  keyRow,
+  keysOf,
+  linkTo,
+  linkValues,
+  requireParent,
+  selectKeys,
+  selectRow,
+} from './table-rows';
 import type { Executor } from './types';
 
 export async function executeUpdate(
@@ -76,35 +86,32 @@ async function updateChildren(tx: Executor, resource: SqlResource, change: Child
   return rowsAffected;
 }
 
-/** One child of one parent: its own columns, its extension rows and (many-to-many) its association's columns. */
-async function updateChild(tx: Executor, resource: SqlResource, parentKey: Key, child: ChildRow): Promise<number> {
+/** The row that ties a child to its parent: the child row itself (one-to-many) or its association row. */
+function tieOf(resource: SqlResource, parentKey: Key, childKey: Key): { table: ResourceTable; where: Match[] } {
   const parent = tableOf(resource, 'Parent');
+  const child = tableOf(resource, 'Child');
+  if (resource.kind !== 'many-to-many') {
+    return { table: child, where: [byKey(child, [childKey]), byLink(linkTo(child, parent), [parentKey])] };
+  }
+  const join = tableOf(resource, 'Join');
+  return { table: join, where: [byLink(linkTo(join, parent), [parentKey]), byLink(linkTo(join, child), [childKey])] };
+}
+
+/** One child of one parent (only if it is that parent's): its columns, extension rows and association columns. */
+async function updateChild(tx: Executor, resource: SqlResource, parentKey: Key, child: ChildRow): Promise<number> {
   const childTable = tableOf(resource, 'Child');
   const key = child.key as Key;
-  const belongs: Match[] =
-    resource.kind === 'many-to-many'
-      ? [
-          byLink(linkTo(tableOf(resource, 'Join'), parent), [parentKey]),
-          byLink(linkTo(tableOf(resource, 'Join'), childTable), [key]),
-        ]
-      : [byKey(childTable, [key]), byLink(linkTo(childTable, parent), [parentKey])];
-  const owner = resource.kind === 'many-to-many' ? tableOf(resource, 'Join') : childTable;
-  const found = await selectKeys(
-    tx,
-    resource,
-    owner,
-    owner === childTable ? childTable.primaryKey : linkTo(owner, childTable).columns,
-    belongs[0] as Match,
-    belongs.slice(1),
-  );
-  if (found.length === 0) return 0;
+  const tie = tieOf(resource, parentKey, key);
+  if (!(await selectRow(tx, resource, tie.table, tie.where))) return 0;
   let rowsAffected = 0;
   const set = withoutKey(child.child, childTable.primaryKey);
-  if (Object.keys(set).length > 0)
+  if (Object.keys(set).length > 0) {
     rowsAffected += (await tx.run(compileUpdate(resource.dialect, childTable, set, [byKey(childTable, [key])])))
       .rowsAffected;
-  if (Object.keys(child.join).length > 0)
-    rowsAffected += (await tx.run(compileUpdate(resource.dialect, owner, child.join, belongs))).rowsAffected;
+  }
+  if (Object.keys(child.join).length > 0) {
+    rowsAffected += (await tx.run(compileUpdate(resource.dialect, tie.table, child.join, tie.where))).rowsAffected;
+  }
   return rowsAffected + (await upsertExtensions(tx, resource, childTable, child.extensions, [key]));
 }
 

@@ -4,10 +4,11 @@
  * an Executor inside the request's transaction; the SQL comes from lib/sql.
  */
 import { NotFoundError } from '../errors';
-import type { ColumnValues, Key } from '../plan/types';
+import type { ColumnValues, Key, Target } from '../plan/types';
 import type { ResourceTable, SqlResource, TableLink, TableRole } from '../resource';
-import { tableOf } from '../resource-levels';
+import { keyLabels, tableOf } from '../resource-levels';
 import type { DbValue } from '../serial/types';
+import { compileSelect } from '../sql/compile-select';
 import { compileInsert, compileSelectWhere, type Match } from '../sql/compile-write';
 import type { Executor, Param } from './types';
 
@@ -105,4 +106,14 @@ export async function requireParent(tx: Executor, resource: SqlResource, key: Ke
     );
   }
   return row;
+}
+
+/** The Parent keys a target addresses: given, or those of the rows the filter matches (U2, D2). */
+export async function keysOf(tx: Executor, resource: SqlResource, target: Target): Promise<readonly Key[]> {
+  if (target.kind === 'keys') return target.keys;
+  const labels = keyLabels(resource, tableOf(resource, 'Parent')) ?? [];
+  const { rows } = await tx.run(
+    compileSelect(resource, { columns: labels, distinct: true, filters: target.filters, orderBy: [] }),
+  );
+  return rows.map((row) => labels.map((l) => row[l] as Param));
 }
