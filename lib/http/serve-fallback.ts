@@ -12,7 +12,7 @@ export const resourceMethods = ['GET', 'POST', 'PUT', 'DELETE'] as const;
 export function allowedMethods(path: string): readonly string[] | undefined {
   if (resourcePath(path)) return resourceMethods;
   if (/(?:^|\/)conf\/(definition|metadata|documentation|reload)\/[^/]+$/.test(path)) return ['GET'];
-  if (/(?:^|\/)(res|openapi\.json)\/?$/.test(path)) return ['GET'];
+  if (/(?:^|\/)(res|openapi\.json)\/?$/.test(path) || /(?:^|\/)xsd\/[^/]+$/.test(path)) return ['GET'];
   return undefined;
 }
 

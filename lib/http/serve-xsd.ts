@@ -1,0 +1,42 @@
+/**
+ * GET /xsd/Request.xsd and GET /xsd/Response.xsd (spec 1.3): the XML Schemas of request and response documents,
+ * as application/xml; any other name under /xsd/ is a 404 naming the path. Serves only the bundled schema text:
+ * must not read files or touch the pipeline, so its bundle stays small.
+ */
+import { MethodNotAllowedError, NotFoundError } from '../errors';
+import { requestXsd } from '../xsd/request-xsd';
+import { responseXsd } from '../xsd/response-xsd';
+import type { HttpRequest } from './from-event';
+import { errorResult, type HttpResponse, toResult } from './to-result';
+
+/** A Map, so a name like `constructor` finds nothing. */
+const schemas: ReadonlyMap<string, string> = new Map([
+  ['Request.xsd', requestXsd],
+  ['Response.xsd', responseXsd],
+]);
+
+const xsdPath = /(?:^|\/)xsd\/([^/]+)$/;
+
+/** The schemas change only with a deployment. */
+const cacheControl = 'public, max-age=3600';
+
+export async function serveXsd(request: HttpRequest): Promise<HttpResponse> {
+  try {
+    return serve(request);
+  } catch (error) {
+    return errorResult(error, request.headers.accept);
+  }
+}
+
+function serve(request: HttpRequest): HttpResponse {
+  const name = xsdPath.exec(request.path)?.[1];
+  const schema = name === undefined ? undefined : schemas.get(name);
+  if (schema === undefined) {
+    throw new NotFoundError(
+      'path_not_found',
+      `No such path: ${request.path}; the schemas are /xsd/${[...schemas.keys()].join(' and /xsd/')}`,
+    );
+  }
+  if (request.method !== 'GET') throw new MethodNotAllowedError(request.method, ['GET']);
+  return toResult(200, 'application/xml', schema, { 'Cache-Control': cacheControl });
+}
