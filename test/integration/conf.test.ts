@@ -66,10 +66,10 @@ describe.each(targets())('/conf on $name', (target) => {
       childRowName: 'tag',
       childCollectionName: 'tags',
     });
-    const join = (meta?.table as Record<string, unknown>[]).find((t) => t.role === 'Join');
+    const join = ((meta?.table ?? []) as Record<string, unknown>[]).find((t) => t.role === 'Join');
     expect(join?.primaryKey).toBe('team_id,tag_id');
-    expect((join?.link as Record<string, string>[]).map((l) => l.target)).toEqual(['team', 'tag']);
-    expect((meta?.field as Record<string, string>[]).find((f) => f.label === 'since')).toMatchObject({
+    expect(((join?.link ?? []) as Record<string, string>[]).map((l) => l.target)).toEqual(['team', 'tag']);
+    expect(((meta?.field ?? []) as Record<string, string>[]).find((f) => f.label === 'since')).toMatchObject({
       table: 'team_tag',
       generated: 'false',
     });
@@ -93,7 +93,7 @@ describe.each(targets())('/conf on $name', (target) => {
       unknown
     >[];
     expect(xml?.kind).toBe('one-to-many');
-    expect((xml?.field as Record<string, string>[]).map((f) => `${f.label}:${f.level}`)).toContain('pid:child');
+    expect(((xml?.field ?? []) as Record<string, string>[]).map((f) => `${f.label}:${f.level}`)).toContain('pid:child');
   });
 
   it('reload answers text/plain', async () => {
