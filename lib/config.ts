@@ -10,6 +10,8 @@ export interface Config {
   readonly definitionsTtlS: number;
   /** An S3-compatible endpoint for the S3 definitions source (tests, MinIO, LocalStack). */
   readonly s3Endpoint?: string;
+  /** The region of the S3 definitions bucket (the Lambda runtime sets AWS_REGION). */
+  readonly awsRegion: string;
   readonly databaseUrl?: string;
   /** DATABASE_URL_<NAME> variables, keyed by NAME as written. */
   readonly databaseUrls: Readonly<Record<string, string>>;
@@ -48,6 +50,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     definitionsS3: env.DEFINITIONS_S3 || undefined,
     definitionsTtlS: nonNegativeInt(env, 'DEFINITIONS_TTL_S', 60),
     s3Endpoint: env.S3_ENDPOINT || undefined,
+    awsRegion: env.AWS_REGION || 'us-east-1',
     databaseUrl: env.DATABASE_URL || undefined,
     databaseUrls: Object.freeze(databaseUrls),
     connectTimeoutMs: positiveInt(env, 'DB_CONNECT_TIMEOUT_MS', 3000),

@@ -64,6 +64,13 @@ export class DefinitionError extends ServiceError {
   }
 }
 
+/** 500: the definitions store (S3) cannot be read: access denied, a missing bucket, a network failure. */
+export class DefinitionsUnreachableError extends ServiceError {
+  constructor(location: string, detail: string) {
+    super(500, 'definitions_unreachable', `Reading ${location} from S3 failed with ${detail}`);
+  }
+}
+
 /** 500: the database failed (unreachable, or another error); the message ends with ` :: ` and the SQL (D20). */
 export class DatabaseError extends ServiceError {
   constructor(code: string, message: string) {
@@ -93,6 +100,11 @@ export const errorCatalog: readonly { code: string; status: number; when: string
   { code: 'result_too_large', status: 413, when: 'the result exceeds the limit; page it with _limit/_offset' },
   { code: 'unsupported_media_type', status: 415, when: 'the body is not XML, JSON or form-urlencoded' },
   { code: 'definition_invalid', status: 500, when: 'the definition file is malformed or does not match the database' },
+  {
+    code: 'definitions_unreachable',
+    status: 500,
+    when: 'the S3 definitions store cannot be read (access, bucket, network)',
+  },
   {
     code: 'database_unconfigured',
     status: 500,

@@ -7,7 +7,7 @@
 import type { Config } from '../config';
 import { selectDatabase } from '../db/select-database';
 import type { Database } from '../db/types';
-import { DatabaseError, DefinitionError } from '../errors';
+import { DatabaseError, DefinitionError, DefinitionsUnreachableError } from '../errors';
 import type { SqlResource } from '../resource';
 import { buildResource } from './build-resource';
 import type { DefinitionSource, StoredDefinition } from './definition-source';
@@ -29,18 +29,19 @@ interface Entry {
 const cache = new Map<string, Entry>();
 const sources = new Map<string, DefinitionSource>();
 
-/** The definitions source the configuration names: DEFINITIONS_S3 or DEFINITIONS_DIR (D22, D25). */
+/**
+ * The definitions source the configuration names: DEFINITIONS_S3 or DEFINITIONS_DIR (D22, D25). s3-source (and
+ * with it the AWS SDK) is required here, on first use, so a folder-based container never loads it.
+ */
 export function definitionSource(config: Config): DefinitionSource {
-  if (config.definitionsS3) {
-    throw new DefinitionError(
-      config.definitionsS3,
-      'definitions from S3 (DEFINITIONS_S3) are not available in this build',
-    );
-  }
-  let source = sources.get(config.definitionsDir);
+  const s3 = config.definitionsS3;
+  const key = s3 ? `${s3}\u0000${config.s3Endpoint ?? ''}` : config.definitionsDir;
+  let source = sources.get(key);
   if (!source) {
-    source = fileSource(config.definitionsDir);
-    sources.set(config.definitionsDir, source);
+    source = s3
+      ? (require('./s3-source') as typeof import('./s3-source')).s3Source(s3, config.awsRegion, config.s3Endpoint)
+      : fileSource(config.definitionsDir);
+    sources.set(key, source);
   }
   return source;
 }
@@ -69,7 +70,12 @@ async function revalidate(
   source: DefinitionSource,
   known: ResolvedResource,
 ): Promise<ResolvedResource> {
-  const latest = await source.revalidate(known.stored);
+  const latest = await source.revalidate(known.stored).catch((error: unknown) => {
+    // S3 out of reach: a warm container keeps serving the definition it has, and checks again after the TTL
+    if (!(error instanceof DefinitionsUnreachableError)) throw error;
+    console.warn(`${error.message}; serving the cached definition of ${known.stored.name}`);
+    return 'unchanged' as const;
+  });
   if (latest === 'unchanged') return known;
   if (latest === null) throw resourceNotFound(known.stored.name, known.stored.location);
   return load(config, latest);

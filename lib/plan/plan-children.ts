@@ -8,7 +8,7 @@ import type { BodyRow } from '../request/types';
 import type { Field, ResourceTable, SqlResource } from '../resource';
 import { keyLabels, tableWithRole } from '../resource-levels';
 import { splitRow } from './resource-fields';
-import type { ChildRow, Key } from './types';
+import type { ChildRow } from './types';
 
 export type ChildPurpose = 'insert' | 'update' | 'delete';
 

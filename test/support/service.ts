@@ -5,6 +5,7 @@
 import path from 'node:path';
 import type { APIGatewayProxyResult } from 'aws-lambda';
 import { XMLParser } from 'fast-xml-parser';
+import { handler as catalogHandler } from '../../handlers/catalog';
 import { handler as confHandler } from '../../handlers/conf';
 import { handler as deleteHandler } from '../../handlers/delete';
 import { handler as fallbackHandler } from '../../handlers/fallback';
@@ -51,6 +52,7 @@ const handlers: Record<string, (event: never) => Promise<APIGatewayProxyResult>>
 function route(call: Call): (event: never) => Promise<APIGatewayProxyResult> {
   const method = call.method.toUpperCase();
   if (/^\/conf\/[^/]+\/[^/]+$/.test(call.path)) return method === 'GET' ? confHandler : fallbackHandler;
+  if (/^\/(res\/?|openapi\.json)$/.test(call.path)) return method === 'GET' ? catalogHandler : fallbackHandler;
   if (/^\/res\/[^/]+(\/.*)?$/.test(call.path)) return handlers[method] ?? fallbackHandler;
   if (/^\/xsd\/[^/]+$/.test(call.path)) return xsdHandler;
   return fallbackHandler;

@@ -15,6 +15,7 @@ const defaults: Config = {
   definitionsS3: undefined,
   definitionsTtlS: 60,
   s3Endpoint: undefined,
+  awsRegion: 'us-east-1',
   databaseUrl: undefined,
   databaseUrls: {},
   connectTimeoutMs: 3000,

@@ -1,0 +1,86 @@
+/**
+ * The catalogue paths (D24): GET /res lists every resource (XML, JSON, or HTML for browsers) and GET /openapi.json
+ * describes them in OpenAPI 3.1. Both load every definition, a few at a time; one that fails to load does not
+ * fail either answer: the listing shows its error, the OpenAPI document leaves it out and names it. Other methods
+ * are a 405. Must not serve /res/{name}: that is serve-resource.
+ */
+import { config } from '../config';
+import { definitionSource, resolveResource } from '../definitions/resolve-resource';
+import { MethodNotAllowedError, NotFoundError, ServiceError } from '../errors';
+import { buildOpenApi } from '../openapi/build-openapi';
+import { parseQuery } from '../request/parse-query';
+import {
+  type CatalogEntry,
+  type CatalogError,
+  listingHtml,
+  listingOf,
+  serializeListing,
+} from '../serial/serialize-listing';
+import type { HttpRequest } from './from-event';
+import { negotiateResponse, prefersHtml } from './negotiate';
+import { errorResult, type HttpResponse, toResult } from './to-result';
+
+/** Definitions loaded at once: enough to overlap catalogue queries, few enough for a small connection pool. */
+const concurrency = 4;
+
+const catalogPath = /^(.*?)\/(res\/?|openapi\.json)$/;
+
+export async function serveCatalog(request: HttpRequest): Promise<HttpResponse> {
+  try {
+    return await serve(request);
+  } catch (error) {
+    return errorResult(error, request.headers.accept);
+  }
+}
+
+async function serve(request: HttpRequest): Promise<HttpResponse> {
+  const match = catalogPath.exec(request.path);
+  if (!match) throw new NotFoundError('path_not_found', `No such path: ${request.path}; see /res and /openapi.json`);
+  if (request.method !== 'GET') throw new MethodNotAllowedError(request.method, ['GET']);
+  const [, base = '', what] = match;
+  const headers = { 'Cache-Control': 'no-cache' };
+  if (what === 'openapi.json') {
+    const document = buildOpenApi(await resolveCatalog(), { serverUrl: base || '/' });
+    return toResult(200, 'application/json', JSON.stringify(document), headers);
+  }
+  const query = parseQuery(request.rawQuery, 'PUT');
+  const html = !query.output && prefersHtml(request.headers.accept);
+  const output = html ? undefined : negotiateResponse(request.headers.accept, query.output);
+  const listing = listingOf(await resolveCatalog(), base);
+  if (!output) return toResult(200, 'text/html; charset=utf-8', listingHtml(listing, `${base}/openapi.json`), headers);
+  return toResult(200, output, serializeListing(listing, output), headers);
+}
+
+/** Every definition, resolved at most `concurrency` at a time, in name order. */
+export async function resolveCatalog(): Promise<CatalogEntry[]> {
+  const settings = config();
+  const names = await definitionSource(settings).list();
+  return mapBounded(names, concurrency, async (name): Promise<CatalogEntry> => {
+    try {
+      return { name, resource: (await resolveResource(settings, name)).resource };
+    } catch (error) {
+      return { name, error: catalogError(error) };
+    }
+  });
+}
+
+/** The status, code and text a request to the resource would answer with (D19, D21: no stack, no secret). */
+function catalogError(error: unknown): CatalogError {
+  if (error instanceof ServiceError) return { status: error.status, code: error.code, message: error.message };
+  console.error('unexpected error loading a definition', error instanceof Error ? error.stack : String(error));
+  return {
+    status: 500,
+    code: 'internal_error',
+    message: 'Internal error: the service failed unexpectedly; the details are in its log',
+  };
+}
+
+async function mapBounded<T, R>(items: readonly T[], limit: number, map: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = new Array(items.length);
+  let next = 0;
+  const worker = async () => {
+    for (let i = next++; i < items.length; i = next++) results[i] = await map(items[i] as T);
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return results;
+}

@@ -1,0 +1,129 @@
+/**
+ * The error responses of the OpenAPI document (D19): one reusable response per status the service answers with,
+ * each as text/plain (one sentence naming what is wrong) and as RFC 9457 problem details with a stable `code`
+ * from the error catalog. Pure; must not invent codes: they come from lib/errors.ts.
+ */
+import { errorCatalog } from '../errors';
+import { componentRef, type OpenApiObject } from './component-names';
+
+export type ErrorStatus = 400 | 404 | 405 | 406 | 409 | 413 | 415 | 500;
+
+interface ErrorText {
+  /** The component name. */
+  readonly name: string;
+  /** The RFC 9457 title, as lib/http/to-result.ts writes it. */
+  readonly title: string;
+  readonly summary: string;
+  readonly code: string;
+  readonly example: string;
+}
+
+const errors: Readonly<Record<ErrorStatus, ErrorText>> = {
+  400: {
+    name: 'BadRequest',
+    title: 'Bad Request',
+    summary: 'A bad parameter, operator, value, body, unknown field, missing key, disallowed update or guard',
+    code: 'bad_value',
+    example: 'Could not convert id value 47 or 1=1 to number',
+  },
+  404: {
+    name: 'NotFound',
+    title: 'Not Found',
+    summary: 'Unknown resource (no definition file), unknown path, or the parent in the path not found',
+    code: 'resource_not_found',
+    example: 'SQL Resource Nope not found - expected /var/task/definitions/Nope.xml',
+  },
+  405: {
+    name: 'MethodNotAllowed',
+    title: 'Method Not Allowed',
+    summary: 'The method is not served on the path; the Allow header lists the methods that are',
+    code: 'method_not_allowed',
+    example: 'Method PATCH is not allowed on this path; allowed: GET, POST, PUT, DELETE',
+  },
+  406: {
+    name: 'NotAcceptable',
+    title: 'Not Acceptable',
+    summary: 'Accept admits neither application/xml nor application/json',
+    code: 'not_acceptable',
+    example: 'Accept "text/csv" admits no type this service answers with; use application/xml or application/json',
+  },
+  409: {
+    name: 'Conflict',
+    title: 'Conflict',
+    summary: 'A unique or foreign-key constraint rejected the write',
+    code: 'unique_violation',
+    example: 'Conflict: duplicate value for name',
+  },
+  413: {
+    name: 'ContentTooLarge',
+    title: 'Content Too Large',
+    summary: 'The request body is too large, or the result is: page it with _limit and _offset',
+    code: 'result_too_large',
+    example: 'The result is larger than 6000000 bytes; page it with _limit and _offset, or narrow it with filters',
+  },
+  415: {
+    name: 'UnsupportedMediaType',
+    title: 'Unsupported Media Type',
+    summary: 'The request body is not XML, JSON or form-urlencoded',
+    code: 'unsupported_media_type',
+    example: 'Content-Type "text/csv" is not supported for request bodies',
+  },
+  500: {
+    name: 'ServerError',
+    title: 'Internal Server Error',
+    summary: 'The database is unreachable or failed (message :: SQL), or the definition is broken',
+    code: 'database_unreachable',
+    example: 'connect ECONNREFUSED 10.0.0.5:5432 :: select ... from item where item_id = 1 order by item_id',
+  },
+};
+
+export const problemSchemaName = 'Problem';
+
+export const problemSchema: OpenApiObject = {
+  type: 'object',
+  description: 'RFC 9457 problem details, sent instead of text/plain when Accept lists application/problem+json.',
+  properties: {
+    type: { type: 'string', format: 'uri', examples: ['urn:relational-resource-service:error:bad_value'] },
+    title: { type: 'string', examples: ['Bad Request'] },
+    status: { type: 'integer' },
+    detail: { type: 'string', description: 'The same sentence as the text/plain body' },
+    code: { type: 'string', enum: [...new Set(errorCatalog.map((e) => e.code))] },
+  },
+  required: ['type', 'title', 'status', 'detail', 'code'],
+};
+
+const allowHeader = { Allow: { description: 'The methods the path serves', schema: { type: 'string' } } };
+
+function errorResponse(status: ErrorStatus): OpenApiObject {
+  const text = errors[status];
+  const codes = errorCatalog.filter((e) => e.status === status).map((e) => `\`${e.code}\`: ${e.when}`);
+  return {
+    description: `${text.summary}. Codes: ${codes.join('; ')}.`,
+    ...(status === 405 ? { headers: allowHeader } : {}),
+    content: {
+      'text/plain': { schema: { type: 'string' }, example: text.example },
+      'application/problem+json': {
+        schema: componentRef('schemas', problemSchemaName),
+        example: {
+          type: `urn:relational-resource-service:error:${text.code}`,
+          title: text.title,
+          status,
+          detail: text.example,
+          code: text.code,
+        },
+      },
+    },
+  };
+}
+
+const statuses = Object.keys(errors).map(Number) as ErrorStatus[];
+
+/** components.responses: `BadRequest`, `NotFound`, ... */
+export const errorResponses: Readonly<Record<string, OpenApiObject>> = Object.fromEntries(
+  statuses.map((status) => [errors[status].name, errorResponse(status)]),
+);
+
+/** `{ "400": {$ref}, ... }` for the statuses an operation can answer with. */
+export function errorRefs(statuses: readonly ErrorStatus[]): OpenApiObject {
+  return Object.fromEntries(statuses.map((s) => [String(s), componentRef('responses', errors[s].name)]));
+}

@@ -1,0 +1,101 @@
+/**
+ * The parameters of the OpenAPI document (D24): one filter per field with the D6 query grammar described, the
+ * specials `_limit`, `_offset`, `_output` (D6), the path key segments (D7) and X-HTTP-Method-Override (D13).
+ * Pure; must not decide which operation uses which parameter (resource-paths does).
+ */
+import type { Field, SqlResource } from '../resource';
+import { keyLabels, tableWithRole } from '../resource-levels';
+import { componentRef, filterParameterName, type OpenApiObject } from './component-names';
+import { fieldSchema } from './field-schemas';
+
+export const queryGrammar = [
+  'The value, URL-decoded (`+` is a space, `%2B` a plus), selects the comparison; the first rule that matches wins:',
+  '- `null`: IS NULL; `!null`: IS NOT NULL',
+  '- `!v`: not equal',
+  '- `<v`, `<=v`, `>v`, `>=v`: comparisons (URL-encoded `%3C`, `%3C%3D`, `%3E`, `%3E%3D`)',
+  '- `(a,b,c)`: IN list; `\\,` is a literal comma inside an item',
+  '- `\\` before a leading `!`, `<`, `>`, `(` or `\\`, or `\\null`: the rest taken literally',
+  '- a value containing `%` (sent as `%25`): LIKE, `%` any run of characters, `_` one; `\\%` and `\\_` are literal',
+  '- anything else, including empty: equals',
+  '',
+  "Every value is converted to the field's type (a value that does not convert is a 400) and bound as a parameter.",
+  'Different names are ANDed; the same name twice only as a range (one lower and one upper bound) or as several `!v`.',
+].join('\n');
+
+const specials = new Set(['_limit', '_offset', '_output']);
+
+/** Fields that can filter: not computed (D6), and not shadowed by a special parameter name. */
+export function filterFields(resource: SqlResource): Field[] {
+  return resource.fields.filter((f) => !f.readOnly && !specials.has(f.label.toLowerCase()));
+}
+
+/** components.parameters entries of one resource's filters, keyed by component name, in field order. */
+export function filterParameters(resource: SqlResource): Map<string, OpenApiObject> {
+  const parameters = new Map<string, OpenApiObject>();
+  filterFields(resource).forEach((field, index) => {
+    let name = filterParameterName(resource, field.label);
+    if (parameters.has(name)) name = `${name}.${index}`;
+    parameters.set(name, {
+      name: field.label,
+      in: 'query',
+      required: false,
+      description: `Filter on ${field.label} (${field.type}, ${field.dbType}). ${queryGrammar}`,
+      schema: { type: 'string' },
+    });
+  });
+  return parameters;
+}
+
+export const filterRefs = (resource: SqlResource) =>
+  [...filterParameters(resource).keys()].map((name) => componentRef('parameters', name));
+
+/** Shared parameters: the D6 specials and the D13 method override. */
+export const sharedParameters: Readonly<Record<string, OpenApiObject>> = {
+  Limit: {
+    name: '_limit',
+    in: 'query',
+    description:
+      'Maximum number of rows returned. Hierarchical resources: applied to the flat parent-child rows before they are regrouped, so the last parent may hold only some of its children (spec 4.2 rule 4).',
+    schema: { type: 'integer', minimum: 0 },
+  },
+  Offset: {
+    name: '_offset',
+    in: 'query',
+    description: 'Number of rows skipped (default 0), counted as _limit counts them.',
+    schema: { type: 'integer', minimum: 0 },
+  },
+  Output: {
+    name: '_output',
+    in: 'query',
+    description: 'The response type, instead of the Accept header.',
+    schema: { type: 'string', enum: ['application/xml', 'application/json', 'xml', 'json'] },
+  },
+  MethodOverride: {
+    name: 'X-HTTP-Method-Override',
+    in: 'header',
+    description: 'A POST carrying this header is served as that method, for clients that cannot send it.',
+    schema: { type: 'string', enum: ['PUT', 'DELETE'] },
+  },
+};
+
+export const sharedRef = (name: keyof typeof sharedParameters & string) => componentRef('parameters', name);
+
+/** The Parent key labels in key order; undefined when rows cannot be addressed by key (no key selected). */
+export function pathKeyLabels(resource: SqlResource): string[] | undefined {
+  return keyLabels(resource, tableWithRole(resource, 'Parent'));
+}
+
+/** One path parameter per Parent key field, in key order, typed like the field (D7). */
+export function keyParameters(resource: SqlResource, labels: readonly string[]): OpenApiObject[] {
+  return labels.map((label) => {
+    const field = resource.fields.find((f) => f.label === label) as Field;
+    const { type, format, description } = fieldSchema(resource, field);
+    return {
+      name: label,
+      in: 'path',
+      required: true,
+      description: `Key part ${label} of the ${resource.rowName}: ${description}`,
+      schema: { type: Array.isArray(type) ? type[0] : type, ...(format ? { format } : {}) },
+    };
+  });
+}

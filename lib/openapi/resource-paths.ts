@@ -1,0 +1,174 @@
+/**
+ * The path items of one resource (spec 4.2-4.5, D24): `/res/{name}` with GET (R1), POST (C1, C2), PUT (U1, U2) and
+ * DELETE (D1, D2); `/res/{name}/{key}...` with GET (R2), POST (C3, hierarchical only), PUT (U3, U4) and DELETE (D3,
+ * D4). A resource whose query does not select its Parent key cannot address rows, so it gets reads and inserts
+ * only. Pure; must not describe schemas (resource-schemas does).
+ */
+import type { SqlResource } from '../resource';
+import { type OpenApiObject, operationId } from './component-names';
+import { type ErrorStatus, errorRefs } from './error-responses';
+import { type BodyOptions, readResponse, requestBody, writeResponse } from './operation-content';
+import { filterRefs, keyParameters, pathKeyLabels, sharedRef } from './query-parameters';
+
+const readErrors: readonly ErrorStatus[] = [400, 404, 406, 413, 500];
+const writeErrors: readonly ErrorStatus[] = [400, 404, 406, 409, 413, 415, 500];
+
+interface Operation {
+  readonly verb: 'read' | 'insert' | 'update' | 'delete';
+  readonly suffix?: string;
+  readonly summary: string;
+  readonly description: string;
+  readonly parameters: readonly OpenApiObject[];
+  readonly body?: BodyOptions;
+}
+
+function operation(resource: SqlResource, op: Operation): OpenApiObject {
+  const read = op.verb === 'read';
+  return {
+    tags: [resource.name],
+    summary: op.summary,
+    description: op.description,
+    operationId: operationId(op.verb, resource, op.suffix),
+    parameters: [...op.parameters],
+    ...(op.body ? { requestBody: requestBody(resource, op.body) } : {}),
+    responses: {
+      '200': read ? readResponse(resource) : writeResponse(resource, op.verb === 'insert'),
+      ...errorRefs(read ? readErrors : writeErrors),
+    },
+  };
+}
+
+function childText(resource: SqlResource, text: (child: string) => string): string {
+  return resource.childRowName ? text(resource.childRowName) : '';
+}
+
+function readRows(resource: SqlResource): OpenApiObject {
+  return operation(resource, {
+    verb: 'read',
+    summary: `R1: read ${resource.collectionName}`,
+    description: 'The rows matching every filter, all rows without any; paged with _limit and _offset.',
+    parameters: [...filterRefs(resource), sharedRef('Limit'), sharedRef('Offset'), sharedRef('Output')],
+  });
+}
+
+function insertRows(resource: SqlResource): OpenApiObject {
+  const children = childText(
+    resource,
+    (child) => `, each optionally with ${child} rows (a parent key naming an existing row relates the children to it)`,
+  );
+  return operation(resource, {
+    verb: 'insert',
+    summary: `C1, C2: insert ${resource.collectionName}`,
+    description: `C1: a form body is one ${resource.rowName} row. C2: JSON or XML rows${children}. Generated keys may be omitted; the response returns them.`,
+    parameters: [sharedRef('Output'), sharedRef('MethodOverride')],
+    body: { rows: 'parents', form: true, required: true, description: 'The rows to insert.' },
+  });
+}
+
+function updateRows(resource: SqlResource): OpenApiObject {
+  const children = childText(resource, (child) => ` (or only its key and the ${child} rows to change; not both)`);
+  return operation(resource, {
+    verb: 'update',
+    summary: `U1, U2: update ${resource.collectionName}`,
+    description: `U1: JSON or XML rows, each with its full key and the fields to change${children}. U2: form fields with the new values of every row the query filters match; at least one filter.`,
+    parameters: [...filterRefs(resource), sharedRef('Output')],
+    body: { rows: 'parents', form: true, required: true, description: 'The rows or new values.' },
+  });
+}
+
+function deleteRows(resource: SqlResource): OpenApiObject {
+  const children = childText(resource, (child) => `; rows holding ${child} rows delete (or unlink) only those`);
+  return operation(resource, {
+    verb: 'delete',
+    summary: `D1, D2: delete ${resource.collectionName}`,
+    description: `D1: JSON or XML rows named by their keys${children}. D2: no body, the rows the query filters match; at least one filter.${deleteRule(resource)}`,
+    parameters: [...filterRefs(resource), sharedRef('Output')],
+    body: { rows: 'parents', audience: 'keys', required: false, description: 'D1: the rows to delete.' },
+  });
+}
+
+function deleteRule(resource: SqlResource): string {
+  if (resource.kind === 'one-to-many')
+    return ` Deleting a ${resource.rowName} deletes its ${resource.childRowName} rows too.`;
+  if (resource.kind === 'many-to-many')
+    return ` Deleting a ${resource.rowName} removes its links to ${resource.childRowName} rows; those rows stay.`;
+  return '';
+}
+
+function readOne(resource: SqlResource): OpenApiObject {
+  return operation(resource, {
+    verb: 'read',
+    suffix: 'ByKey',
+    summary: `R2: read one ${resource.rowName}`,
+    description: 'The row with this key, or an empty collection when there is none.',
+    parameters: [sharedRef('Output')],
+  });
+}
+
+function updateOne(resource: SqlResource): OpenApiObject {
+  const hierarchical = resource.kind !== 'flat';
+  const children = childText(
+    resource,
+    (child) =>
+      ` U4: JSON or XML ${child} rows of this ${resource.rowName}, each with its key and the fields to change.`,
+  );
+  return operation(resource, {
+    verb: 'update',
+    suffix: 'ByKey',
+    summary: `U3${hierarchical ? ', U4' : ''}: update one ${resource.rowName}`,
+    description: `U3: form fields with its new values; rowsAffected is 1 when the row exists, 0 when not.${children}`,
+    parameters: [sharedRef('Output')],
+    body: { ...(hierarchical ? { rows: 'children' } : {}), form: true, required: true, description: 'The new values.' },
+  });
+}
+
+function deleteOne(resource: SqlResource): OpenApiObject {
+  const hierarchical = resource.kind !== 'flat';
+  const verb = resource.kind === 'many-to-many' ? 'unlinked' : 'deleted';
+  const children = childText(
+    resource,
+    (child) => ` D4: with a JSON or XML body, only the listed ${child} rows are ${verb}.`,
+  );
+  return operation(resource, {
+    verb: 'delete',
+    suffix: 'ByKey',
+    summary: `D3${hierarchical ? ', D4' : ''}: delete one ${resource.rowName}`,
+    description: `D3: without a body, the row with this key.${deleteRule(resource)}${children}`,
+    parameters: [sharedRef('Output')],
+    ...(hierarchical
+      ? { body: { rows: 'children', audience: 'keys', required: false, description: 'D4: the child rows.' } }
+      : {}),
+  });
+}
+
+function insertChildren(resource: SqlResource): OpenApiObject {
+  const link = resource.kind === 'many-to-many';
+  return operation(resource, {
+    verb: 'insert',
+    suffix: 'Children',
+    summary: `C3: add ${resource.childCollectionName} to one ${resource.rowName}`,
+    description: link
+      ? `Links existing ${resource.childRowName} rows, given by their keys only, to this ${resource.rowName}.`
+      : `Inserts ${resource.childRowName} rows that belong to this ${resource.rowName}; the response holds the ${resource.rowName} by its key with the inserted rows.`,
+    parameters: [sharedRef('Output'), sharedRef('MethodOverride')],
+    body: { rows: 'children', audience: link ? 'keys' : 'request', required: true, description: 'The child rows.' },
+  });
+}
+
+/** `{ "/res/Item": {...}, "/res/Item/{id}": {...} }` */
+export function resourcePaths(resource: SqlResource): Record<string, OpenApiObject> {
+  const base = `/res/${resource.name}`;
+  const labels = pathKeyLabels(resource);
+  const reads = { get: readRows(resource), post: insertRows(resource) };
+  if (!labels) return { [base]: reads };
+  return {
+    [base]: { ...reads, put: updateRows(resource), delete: deleteRows(resource) },
+    [`${base}/${labels.map((l) => `{${l}}`).join('/')}`]: {
+      parameters: keyParameters(resource, labels),
+      get: readOne(resource),
+      ...(resource.kind === 'flat' ? {} : { post: insertChildren(resource) }),
+      put: updateOne(resource),
+      delete: deleteOne(resource),
+    },
+  };
+}

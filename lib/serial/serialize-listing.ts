@@ -1,0 +1,114 @@
+/**
+ * The resource listing of GET /res (D24): every definition with its kind, row and collection names and links to
+ * its /res and /conf paths; a definition that fails to load shows its error (status, code, text) instead. XML,
+ * JSON, or HTML for browsers. Pure; must not resolve anything: it is given what resolving gave.
+ */
+import { XMLBuilder } from 'fast-xml-parser';
+import type { OutputType } from '../request/types';
+import type { SqlResource } from '../resource';
+
+/** What loading one definition gave: the resource, or the error a request to it would answer with. */
+export type CatalogEntry =
+  | { readonly name: string; readonly resource: SqlResource; readonly error?: undefined }
+  | { readonly name: string; readonly resource?: undefined; readonly error: CatalogError };
+
+export interface CatalogError {
+  readonly status: number;
+  readonly code: string;
+  readonly message: string;
+}
+
+export interface ListedResource {
+  readonly name: string;
+  readonly kind?: SqlResource['kind'];
+  readonly rowName?: string;
+  readonly collectionName?: string;
+  readonly childRowName?: string;
+  readonly childCollectionName?: string;
+  readonly links: {
+    readonly res: string;
+    readonly definition: string;
+    readonly metadata: string;
+    readonly documentation: string;
+  };
+  readonly error?: CatalogError;
+}
+
+/** `base` is the path prefix the service is mounted under ('' or e.g. `/dev`). */
+export function listingOf(entries: readonly CatalogEntry[], base: string): ListedResource[] {
+  return entries.map((entry) => {
+    const name = encodeURIComponent(entry.name);
+    const links = {
+      res: `${base}/res/${name}`,
+      definition: `${base}/conf/definition/${name}`,
+      metadata: `${base}/conf/metadata/${name}`,
+      documentation: `${base}/conf/documentation/${name}`,
+    };
+    if (entry.error) return { name: entry.name, links, error: entry.error };
+    const r = entry.resource;
+    return {
+      name: entry.name,
+      kind: r.kind,
+      rowName: r.rowName,
+      collectionName: r.collectionName,
+      ...(r.childRowName ? { childRowName: r.childRowName, childCollectionName: r.childCollectionName } : {}),
+      links,
+    };
+  });
+}
+
+const builder = new XMLBuilder({ ignoreAttributes: false, attributeNamePrefix: '@', suppressEmptyNode: true });
+
+const attributes = (o: object) => Object.fromEntries(Object.entries(o).map(([k, v]) => [`@${k}`, String(v)]));
+
+/** `<resources><resource name kind ...><links res=... /><error status code>text</error></resource></resources>` */
+export function listingXml(listing: readonly ListedResource[]): string {
+  const resource = listing.map(({ links, error, ...scalars }) => ({
+    ...attributes(scalars),
+    links: attributes(links),
+    ...(error ? { error: { '@status': String(error.status), '@code': error.code, '#text': error.message } } : {}),
+  }));
+  return `<?xml version="1.0" encoding="UTF-8"?>${builder.build({ resources: { resource } })}`;
+}
+
+export function serializeListing(listing: readonly ListedResource[], type: OutputType): string {
+  return type === 'application/json' ? JSON.stringify({ resources: listing }) : listingXml(listing);
+}
+
+const escapes: Readonly<Record<string, string>> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&#39;',
+};
+const html = (text: string) => text.replace(/[&<>"']/g, (c) => escapes[c] ?? c);
+const link = (href: string, text: string) => `<a href="${html(href)}">${html(text)}</a>`;
+
+function htmlRow(r: ListedResource): string {
+  const names = r.childRowName
+    ? `${r.rowName} (${r.collectionName}) / ${r.childRowName} (${r.childCollectionName})`
+    : `${r.rowName ?? ''} (${r.collectionName ?? ''})`;
+  const what = r.error
+    ? `<td colspan="2" class="error">${r.error.status} ${html(r.error.code)}: ${html(r.error.message)}</td>`
+    : `<td>${html(r.kind ?? '')}</td><td>${html(names)}</td>`;
+  const links = [
+    link(r.links.res, 'rows'),
+    link(r.links.definition, 'definition'),
+    link(r.links.metadata, 'metadata'),
+    link(r.links.documentation, 'documentation'),
+  ].join(' · ');
+  return `<tr><td><code>${html(r.name)}</code></td>${what}<td>${links}</td></tr>`;
+}
+
+/** `openapi` is the link to the API description. */
+export function listingHtml(listing: readonly ListedResource[], openapi: string): string {
+  return [
+    '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>SQL resources</title>',
+    '<style>body{font-family:system-ui,sans-serif;max-width:70rem;margin:2rem auto;padding:0 1rem}table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:.3rem .6rem;text-align:left}.error{color:#a00}</style>',
+    `</head><body><h1>SQL resources</h1><p>${listing.length} resource(s). API description: ${link(openapi, 'OpenAPI 3.1')}.</p>`,
+    '<table><tr><th>name</th><th>kind</th><th>rows (collection)</th><th>links</th></tr>',
+    listing.map(htmlRow).join(''),
+    '</table></body></html>',
+  ].join('');
+}

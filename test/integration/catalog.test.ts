@@ -1,0 +1,393 @@
+/**
+ * The catalogue paths (D24) on every database: GET /res lists every test resource in XML, JSON and HTML, the
+ * Broken definition with its error; GET /openapi.json validates as OpenAPI 3.1 (@apidevtools/swagger-parser,
+ * offline: every $ref is internal), describes every resource that loads with its operations, fields and both
+ * media types, names Broken as left out, and its JSON schemas accept what the service really answers. The demo
+ * definitions get the same checks on a PGlite seeded with the demo data.
+ */
+import path from 'node:path';
+import SwaggerParser from '@apidevtools/swagger-parser';
+import { PGlite } from '@electric-sql/pglite';
+import Ajv2020 from 'ajv/dist/2020';
+import { XMLValidator } from 'fast-xml-parser';
+import { handler as catalogHandler } from '../../handlers/catalog';
+import { closeDatabases } from '../../lib/db/select-database';
+import { seedDemo } from '../../scripts/demo/seed';
+import { startPgliteServer } from '../../scripts/pglite-server';
+import { targets } from '../support/databases';
+import { useFixture } from '../support/fixture';
+import { invoke, parseXml, useService } from '../support/service';
+
+// biome-ignore lint/suspicious/noExplicitAny: parsed JSON documents are walked freely; the assertions check their shape
+type Json = Record<string, any>;
+
+const get = (p: string, headers: Record<string, string> = {}, query = '') =>
+  invoke({ method: 'GET', path: p, headers, query });
+
+const loading = ['Item', 'Loose', 'Pair', 'TeamPlayers', 'TeamTags', 'shop.Widget'];
+const browser = { accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8' };
+const links = (name: string) => ({
+  res: `/res/${name}`,
+  definition: `/conf/definition/${name}`,
+  metadata: `/conf/metadata/${name}`,
+  documentation: `/conf/documentation/${name}`,
+});
+
+async function openApi(): Promise<Json> {
+  const reply = await get('/openapi.json');
+  expect(reply.status).toBe(200);
+  expect(reply.headers['content-type']).toBe('application/json');
+  return JSON.parse(reply.body);
+}
+
+/** `{$ref: '#/components/...'}` → the component it names. */
+function deref(doc: Json, node: Json): Json {
+  if (typeof node.$ref !== 'string') return node;
+  return node.$ref
+    .slice(2)
+    .split('/')
+    .reduce((at: Json, key: string) => at[key], doc);
+}
+
+/**
+ * OpenAPI 3.1 validity: the document against the OAS 3.1 schema, every $ref resolved (swagger-parser), plus what
+ * that schema cannot check: unique operationIds, path templates matching their path parameters, and every
+ * component schema compiling as JSON Schema 2020-12.
+ */
+async function expectValidOpenApi(doc: Json): Promise<void> {
+  await expect(SwaggerParser.validate(structuredClone(doc) as never)).resolves.toBeDefined();
+  const ids: string[] = [];
+  for (const [template, item] of Object.entries(doc.paths as Json)) {
+    const inTemplate = [...template.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]);
+    for (const [method, op] of Object.entries(item as Json)) {
+      if (method === 'parameters') continue;
+      ids.push(op.operationId);
+      const params = [...(item.parameters ?? []), ...(op.parameters ?? [])].map((p: Json) => deref(doc, p));
+      expect({ [`${method} ${template}`]: params.filter((p) => p.in === 'path').map((p) => p.name) }).toEqual({
+        [`${method} ${template}`]: inTemplate,
+      });
+    }
+  }
+  expect(new Set(ids).size).toBe(ids.length);
+  const ajv = schemaValidator(doc);
+  for (const name of Object.keys(doc.components.schemas)) expect(ajv.getSchema(schemaId(name))).toBeDefined();
+}
+
+const schemaId = (name: string) => `openapi#/components/schemas/${name}`;
+
+function schemaValidator(doc: Json): Ajv2020 {
+  const ajv = new Ajv2020({ strict: true, allowUnionTypes: true, validateFormats: false, allErrors: true });
+  for (const keyword of ['xml', 'components']) ajv.addKeyword(keyword);
+  ajv.addSchema({ $id: 'openapi', components: { schemas: doc.components.schemas } });
+  return ajv;
+}
+
+/** The body of a real JSON response conforms to the named component schema. */
+function expectConforms(ajv: Ajv2020, schema: string, body: string): void {
+  const validate = ajv.getSchema(schemaId(schema));
+  if (!validate) throw new Error(`no schema ${schema}`);
+  const valid = validate(JSON.parse(body));
+  expect({ schema, errors: validate.errors ?? [] }).toEqual({ schema, errors: [] });
+  expect(valid).toBe(true);
+}
+
+const parameterNames = (doc: Json, op: Json) => (op.parameters as Json[]).map((p) => deref(doc, p).name);
+
+describe.each(targets())('GET /res and /openapi.json on $name', (target) => {
+  useFixture(target);
+
+  it('lists every resource in JSON: kind, row and collection names, links; Broken with its error', async () => {
+    const reply = await get('/res', { accept: 'application/json' });
+    expect(reply.status).toBe(200);
+    expect(reply.headers['content-type']).toBe('application/json');
+    const { resources } = JSON.parse(reply.body);
+    expect(resources.map((r: Json) => r.name)).toEqual(['Broken', ...loading]);
+    expect(resources[1]).toEqual({
+      name: 'Item',
+      kind: 'flat',
+      rowName: 'item',
+      collectionName: 'items',
+      links: links('Item'),
+    });
+    const byName = Object.fromEntries(resources.map((r: Json) => [r.name, r]));
+    expect(byName.TeamPlayers).toMatchObject({
+      kind: 'one-to-many',
+      childRowName: 'player',
+      childCollectionName: 'players',
+    });
+    expect(byName.TeamTags).toMatchObject({ kind: 'many-to-many', childRowName: 'tag', childCollectionName: 'tags' });
+    expect(byName.Pair).toMatchObject({ rowName: 'pair', collectionName: 'pairList' });
+    expect(byName['shop.Widget']).toMatchObject({ rowName: 'widget', links: links('shop.Widget') });
+    expect(byName.Broken).toEqual({
+      name: 'Broken',
+      links: links('Broken'),
+      error: { status: 500, code: 'definition_invalid', message: expect.stringMatching(/Broken\.xml.*not declared/) },
+    });
+  });
+
+  it('lists in XML by default, and in JSON by _output on /res/', async () => {
+    const reply = await get('/res');
+    expect(reply.headers['content-type']).toBe('application/xml');
+    const [doc] = parseXml(reply.body).resources as Json[];
+    const resources = doc?.resource as Json[];
+    expect(resources.map((r) => r.name)).toEqual(['Broken', ...loading]);
+    expect(resources[4]).toMatchObject({ name: 'TeamPlayers', kind: 'one-to-many', childRowName: 'player' });
+    expect(resources[4]?.links).toEqual([links('TeamPlayers')]);
+    expect(resources[0]?.kind).toBeUndefined();
+    expect(resources[0]?.error).toEqual([
+      { status: '500', code: 'definition_invalid', '#text': expect.stringMatching(/Broken\.xml.*not declared/) },
+    ]);
+    const json = await get('/res/', {}, '_output=json');
+    expect(json.headers['content-type']).toBe('application/json');
+    expect(JSON.parse(json.body).resources).toHaveLength(7);
+  });
+
+  it('lists in HTML for a browser, with links and the broken definition’s error', async () => {
+    const reply = await get('/res', browser);
+    expect(reply.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(reply.body).toMatch(/^<!DOCTYPE html>/);
+    expect(reply.body).toContain('<a href="/res/shop.Widget">rows</a>');
+    expect(reply.body).toContain('<a href="/conf/documentation/TeamTags">documentation</a>');
+    expect(reply.body).toContain('<a href="/openapi.json">');
+    expect(reply.body).toMatch(
+      /<td><code>Broken<\/code><\/td><td colspan="2" class="error">500 definition_invalid: Definition [^<]*Broken\.xml[^<]*not declared/,
+    );
+  });
+
+  it('answers 406 for an Accept it cannot meet, and 405 with Allow: GET to other methods', async () => {
+    expect((await get('/res', { accept: 'text/csv' })).status).toBe(406);
+    for (const p of ['/res', '/openapi.json']) {
+      const reply = await invoke({ method: 'POST', path: p });
+      expect(reply.status).toBe(405);
+      expect(reply.headers.allow).toBe('GET');
+    }
+    const direct = await catalogHandler({
+      version: '2.0',
+      rawPath: '/openapi.json',
+      rawQueryString: '',
+      headers: {},
+      requestContext: { http: { method: 'DELETE', path: '/openapi.json' } },
+    } as never);
+    expect(direct.statusCode).toBe(405);
+    expect(direct.headers?.Allow).toBe('GET');
+  });
+
+  it('serves an OpenAPI 3.1 document that validates, relative to "/", leaving Broken out and naming it', async () => {
+    const doc = await openApi();
+    await expectValidOpenApi(doc);
+    expect(doc.openapi).toBe('3.1.0');
+    expect(doc.servers).toEqual([{ url: '/', description: 'This service' }]);
+    expect(Object.keys(doc.paths).sort()).toEqual(
+      [
+        '/res',
+        '/openapi.json',
+        '/res/Item',
+        '/res/Item/{id}',
+        '/res/Loose',
+        '/res/Pair',
+        '/res/Pair/{code}/{num}',
+        '/res/TeamPlayers',
+        '/res/TeamPlayers/{team_no}',
+        '/res/TeamTags',
+        '/res/TeamTags/{team_no}',
+        '/res/shop.Widget',
+        '/res/shop.Widget/{id}',
+      ].sort(),
+    );
+    expect(doc['x-broken-resources']).toEqual([
+      { name: 'Broken', status: 500, code: 'definition_invalid', error: expect.stringMatching(/not declared/) },
+    ]);
+    expect(doc.info.description).toMatch(/left out of this document.*: Broken \(500 definition_invalid: /);
+    expect(JSON.stringify(doc.components.schemas)).not.toContain('Broken');
+  });
+
+  it('gives every resource its operations; keyless Loose reads and inserts only; children only where hierarchical', async () => {
+    const doc = await openApi();
+    const methods = (p: string) =>
+      Object.keys(doc.paths[p])
+        .filter((k) => k !== 'parameters')
+        .sort();
+    for (const name of loading)
+      expect(methods(`/res/${name}`)).toEqual(name === 'Loose' ? ['get', 'post'] : ['delete', 'get', 'post', 'put']);
+    expect(methods('/res/Item/{id}')).toEqual(['delete', 'get', 'put']);
+    expect(methods('/res/TeamPlayers/{team_no}')).toEqual(['delete', 'get', 'post', 'put']);
+    const pair = doc.paths['/res/Pair/{code}/{num}'];
+    expect(pair.parameters).toEqual([
+      expect.objectContaining({ name: 'code', in: 'path', required: true, schema: { type: 'string' } }),
+      expect.objectContaining({ name: 'num', in: 'path', required: true, schema: { type: 'integer' } }),
+    ]);
+    const children = doc.paths['/res/TeamTags/{team_no}'].post.requestBody.content;
+    expect(children['application/json'].schema).toEqual({ $ref: '#/components/schemas/TeamTags.ChildCollection' });
+    expect(children['application/xml'].example).toMatch(/^<\?xml[^>]*\?><request><tag tid="1"\/><\/request>$/);
+  });
+
+  it('describes the fields as query filters with the D6 grammar, plus _limit, _offset and _output on GET', async () => {
+    const doc = await openApi();
+    const fields = [
+      'id',
+      'name',
+      'price',
+      'qty',
+      'big',
+      'ratio',
+      'active',
+      'born',
+      'at_time',
+      'stamp',
+      'data',
+      'note',
+      'color',
+      'tag',
+    ];
+    const item = doc.paths['/res/Item'];
+    expect(parameterNames(doc, item.get)).toEqual([...fields, '_limit', '_offset', '_output']);
+    expect(parameterNames(doc, item.put)).toEqual([...fields, '_output']);
+    expect(parameterNames(doc, item.delete)).toEqual([...fields, '_output']);
+    const price = deref(doc, item.get.parameters[2]);
+    expect(price).toMatchObject({ name: 'price', in: 'query', required: false, schema: { type: 'string' } });
+    for (const rule of ['`null`', '`!null`', '`!v`', '%3C%3D', '%3E', '`(a,b,c)`', 'LIKE', '`\\,`', 'equals'])
+      expect(price.description).toContain(rule);
+    expect(deref(doc, item.get.parameters[14])).toMatchObject({ schema: { type: 'integer', minimum: 0 } });
+    expect(parameterNames(doc, doc.paths['/res/Item/{id}'].get)).toEqual(['_output']);
+  });
+
+  it('gives request bodies in JSON, XML and form fields, and responses in JSON and XML with every error', async () => {
+    const doc = await openApi();
+    const post = doc.paths['/res/TeamPlayers'].post;
+    expect(Object.keys(post.requestBody.content)).toEqual([
+      'application/json',
+      'application/xml',
+      'application/x-www-form-urlencoded',
+    ]);
+    expect(post.requestBody.description).toContain('/xsd/Request.xsd');
+    const xml = post.requestBody.content['application/xml'].example;
+    expect(XMLValidator.validate(xml)).toBe(true);
+    expect(xml).toContain('<team team_no="1" team_name="text" motto="text"><player pid="1"');
+    expect(
+      Object.keys(deref(doc, post.requestBody.content['application/x-www-form-urlencoded'].schema).properties),
+    ).toEqual(['team_no', 'team_name', 'motto']);
+    expect(Object.keys(post.responses)).toEqual(['200', '400', '404', '406', '409', '413', '415', '500']);
+    expect(Object.keys(doc.paths['/res/Item'].get.responses)).toEqual(['200', '400', '404', '406', '413', '500']);
+    const ok = doc.paths['/res/Item'].get.responses['200'].content;
+    expect(ok['application/json'].schema).toEqual({ $ref: '#/components/schemas/Item.Collection' });
+    expect(XMLValidator.validate(ok['application/xml'].example)).toBe(true);
+    expect(post.responses['200'].content['application/xml'].example).toMatch(/<writeResponse rowsAffected="1"><team /);
+    for (const name of [
+      'BadRequest',
+      'NotFound',
+      'MethodNotAllowed',
+      'NotAcceptable',
+      'Conflict',
+      'ContentTooLarge',
+      'UnsupportedMediaType',
+      'ServerError',
+    ]) {
+      const content = doc.components.responses[name].content;
+      expect(Object.keys(content)).toEqual(['text/plain', 'application/problem+json']);
+    }
+    expect(doc.components.schemas.Problem.required).toEqual(['type', 'title', 'status', 'detail', 'code']);
+    expect(doc.components.responses.MethodNotAllowed.headers.Allow).toBeDefined();
+  });
+
+  it('types each field from its value type: nullable, formats, read-only, validation rules, children', async () => {
+    const schemas = (await openApi()).components.schemas;
+    const item = schemas['Item.Row'].properties;
+    expect(item.id).toMatchObject({ type: 'integer', xml: { attribute: true } });
+    expect(item.price.type).toBe('number');
+    expect(item.ratio.type).toEqual(['number', 'null']);
+    expect(item.active.type).toEqual(['boolean', 'null']);
+    expect(item.born).toMatchObject({ type: ['string', 'null'], format: 'date' });
+    expect(item.at_time).toMatchObject({ format: 'time' });
+    expect(item.stamp).toMatchObject({ format: 'date-time' });
+    expect(item.data).toMatchObject({ format: 'byte', contentEncoding: 'base64' });
+    expect(item.double_price).toMatchObject({ readOnly: true });
+    expect(item.name).toMatchObject({ type: 'string', minLength: 1, maxLength: 40 });
+    expect(item.color).toMatchObject({ type: ['string', 'null'], pattern: '^(?:[a-z]+)$' });
+    expect(item.qty).toMatchObject({ minimum: 0, maximum: 1000 });
+    expect(schemas['Item.Collection'].required).toEqual(['items']);
+    expect(schemas['Pair.Collection'].properties.pairList.items).toEqual({ $ref: '#/components/schemas/Pair.Row' });
+    expect(schemas['TeamPlayers.Row'].properties.players.items).toEqual({
+      $ref: '#/components/schemas/TeamPlayers.ChildRow',
+    });
+    expect(Object.keys(schemas['TeamPlayers.ChildRow'].properties)).toEqual([
+      'pid',
+      'player_name',
+      'shirt',
+      'nickname',
+    ]);
+    expect(schemas['TeamPlayers.ChildRow'].properties.shirt).toMatchObject({ minimum: 0, maximum: 99 });
+    expect(schemas['TeamTags.ChildRow'].xml).toEqual({ name: 'tag' });
+  });
+
+  it('has JSON schemas that the real responses conform to: reads, and inserts with their echo', async () => {
+    const doc = await openApi();
+    const ajv = schemaValidator(doc);
+    for (const name of loading)
+      expectConforms(ajv, `${name}.Collection`, (await get(`/res/${name}`, {}, '_output=json')).body);
+    const insert = await invoke({
+      method: 'POST',
+      path: '/res/TeamPlayers/1',
+      headers: { 'content-type': 'application/json', accept: 'application/json' },
+      body: JSON.stringify({ players: [{ player_name: 'Eve', shirt: 5 }] }),
+    });
+    expect(insert.status).toBe(200);
+    expectConforms(ajv, 'TeamPlayers.WriteResult', insert.body);
+    const broken = JSON.stringify({ items: [{ id: 'one', price: true }] });
+    expect(ajv.getSchema(schemaId('Item.Collection'))?.(JSON.parse(broken))).toBe(false);
+  });
+});
+
+describe('GET /openapi.json and /res for the demo definitions on PGlite', () => {
+  const definitions = path.resolve(__dirname, '..', '..', 'definitions');
+  const demo = [
+    'Book',
+    'BookAuthors',
+    'BookReviews',
+    'BookWithDetail',
+    'Inventory',
+    'Publisher',
+    'PublisherBooks',
+    'bookstore.Author',
+  ];
+  const saved = { ...process.env };
+  let db: PGlite;
+  let server: Awaited<ReturnType<typeof startPgliteServer>>;
+
+  beforeAll(async () => {
+    db = await PGlite.create();
+    await seedDemo((sql) => db.exec(sql), 'postgres');
+    server = await startPgliteServer(db);
+    const url = server.url('bookstore');
+    await useService({ DATABASE_URL: url, DATABASE_URL_BOOKSTORE: url, DEFINITIONS_DIR: definitions });
+  });
+  afterAll(async () => {
+    await closeDatabases();
+    await server?.stop();
+    await db?.close();
+    const keys = ['DATABASE_URL', 'DATABASE_URL_BOOKSTORE', 'DEFINITIONS_DIR'];
+    await useService(Object.fromEntries(keys.map((k) => [k, saved[k]])));
+  });
+
+  it('lists every demo resource, none broken', async () => {
+    const { resources } = JSON.parse((await get('/res', { accept: 'application/json' })).body);
+    expect(resources.map((r: Json) => r.name)).toEqual(demo);
+    expect(resources.filter((r: Json) => r.error || !r.kind)).toEqual([]);
+  });
+
+  it('validates as OpenAPI 3.1 and describes every demo resource, whose reads conform to their schemas', async () => {
+    const doc = await openApi();
+    await expectValidOpenApi(doc);
+    expect(doc['x-broken-resources']).toEqual([]);
+    expect(doc.info.description).not.toContain('left out');
+    expect(doc.tags.map((t: Json) => t.name)).toEqual(['catalog', ...demo]);
+    expect(doc.paths['/res/Inventory/{store_code}/{book_id}']).toBeDefined();
+    expect(doc.paths['/res/BookAuthors/{book_id}'].post).toBeDefined();
+    const ajv = schemaValidator(doc);
+    for (const name of demo) {
+      expect(doc.paths[`/res/${name}`].get.operationId).toBeDefined();
+      const reply = await get(`/res/${name}`, {}, '_limit=50&_output=json');
+      expect(reply.status).toBe(200);
+      expectConforms(ajv, `${name}.Collection`, reply.body);
+    }
+  });
+});

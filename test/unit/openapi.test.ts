@@ -1,0 +1,168 @@
+/**
+ * The OpenAPI generator and the listing serializers on hand-built resources (D24), no database: field types,
+ * compound and missing keys, hierarchical children, operationIds kept unique, a mount prefix, broken definitions;
+ * and the validator used by the integration tests rejects what is not OpenAPI 3.1.
+ */
+import SwaggerParser from '@apidevtools/swagger-parser';
+import { XMLParser } from 'fast-xml-parser';
+import { buildOpenApi } from '../../lib/openapi/build-openapi';
+import { fieldSchema } from '../../lib/openapi/field-schemas';
+import type { Field, SqlResource } from '../../lib/resource';
+import { type CatalogEntry, listingHtml, listingOf, listingXml } from '../../lib/serial/serialize-listing';
+import { bookResource, editionResource, field, languageResource, logResource } from './fixtures';
+
+// biome-ignore lint/suspicious/noExplicitAny: the generated document is walked freely; the assertions check its shape
+type Json = Record<string, any>;
+
+const broken: CatalogEntry = {
+  name: 'Broken',
+  error: { status: 500, code: 'definition_invalid', message: 'Definition /d/Broken.xml is invalid: a <b> & "c"' },
+};
+const entries: CatalogEntry[] = [
+  { name: 'shop.Book', resource: bookResource('postgres') },
+  broken,
+  { name: 'Edition', resource: editionResource('mysql') },
+  { name: 'Lang', resource: languageResource('postgres') },
+  { name: 'Log', resource: logResource('postgres') },
+];
+const doc = buildOpenApi(entries, { serverUrl: '/dev' }) as Json;
+const validate = (api: Json) => SwaggerParser.validate(structuredClone(api) as never);
+
+describe('buildOpenApi', () => {
+  it('is valid OpenAPI 3.1, and the validator rejects documents that are not', async () => {
+    await expect(validate(doc)).resolves.toBeDefined();
+    const { version: _, ...info } = doc.info;
+    await expect(validate({ ...doc, info })).rejects.toThrow(/version/);
+    const schemas = { ...doc.components.schemas, 'a row': { type: 'object' } };
+    await expect(validate({ ...doc, components: { ...doc.components, schemas } })).rejects.toThrow();
+    await expect(
+      validate({ ...doc, paths: { '/res/X': { get: { responses: { 200: { $ref: '#/nope' } } } } } }),
+    ).rejects.toThrow();
+  });
+
+  it('serves relative to the mount prefix and leaves a broken definition out, naming it', () => {
+    expect(doc.servers).toEqual([{ url: '/dev', description: 'This service' }]);
+    expect(doc['x-broken-resources']).toEqual([
+      { name: 'Broken', status: 500, code: 'definition_invalid', error: broken.error?.message },
+    ]);
+    expect(doc.info.description).toContain('1 definition(s) failed to load and are left out of this document');
+    expect(Object.keys(doc.paths).filter((p) => p.includes('Broken'))).toEqual([]);
+    expect(buildOpenApi(entries.slice(0, 1), { serverUrl: '/' }).info).not.toHaveProperty(
+      'description',
+      expect.stringContaining('left out'),
+    );
+  });
+
+  it('addresses rows by the Parent key in key order, typed; without a selected key, reads and inserts only', () => {
+    const edition = doc.paths['/res/Edition/{isbn}/{editionNo}'];
+    expect(edition.parameters.map((p: Json) => [p.name, p.in, p.schema])).toEqual([
+      ['isbn', 'path', { type: 'string' }],
+      ['editionNo', 'path', { type: 'integer' }],
+    ]);
+    expect(Object.keys(doc.paths['/res/Log'])).toEqual(['get', 'post']);
+    expect(Object.keys(doc.paths).filter((p) => p.startsWith('/res/Log/'))).toEqual([]);
+    expect(Object.keys(doc.paths['/res/shop.Book/{id}']).sort()).toEqual(['delete', 'get', 'parameters', 'put']);
+    expect(Object.keys(doc.paths['/res/Lang/{langId}']).sort()).toEqual(['delete', 'get', 'parameters', 'post', 'put']);
+  });
+
+  it('nests child rows in hierarchical schemas and takes child rows under a parent in the path', () => {
+    const schemas = doc.components.schemas;
+    expect(schemas['Lang.Row'].properties.movies).toMatchObject({
+      type: 'array',
+      items: { $ref: '#/components/schemas/Lang.ChildRow' },
+    });
+    expect(Object.keys(schemas['Lang.ChildRow'].properties)).toEqual(['filmId', 'title']);
+    expect(schemas['Lang.ChildCollection'].required).toEqual(['movies']);
+    expect(schemas['Edition.ChildRow']).toBeUndefined();
+    const body = doc.paths['/res/Lang/{langId}'].post.requestBody.content;
+    expect(Object.keys(body)).toEqual(['application/json', 'application/xml']);
+    expect(new XMLParser({ ignoreAttributes: false }).parse(body['application/xml'].example)).toMatchObject({
+      request: { movie: { '@_filmId': '1', '@_title': 'text' } },
+    });
+    expect(doc.paths['/res/shop.Book/{id}'].delete.requestBody).toBeUndefined();
+  });
+
+  it('keeps operationIds unique when names differ only in punctuation', () => {
+    const a = { ...bookResource('postgres'), name: 'a.b' };
+    const b = { ...bookResource('postgres'), name: 'a_b' };
+    const ids = Object.values(
+      buildOpenApi(
+        [
+          { name: 'a.b', resource: a },
+          { name: 'a_b', resource: b },
+        ],
+        { serverUrl: '/' },
+      ).paths as Json,
+    )
+      .flatMap((item: Json) => Object.values(item).map((op: Json) => op.operationId))
+      .filter(Boolean);
+    expect(ids).toContain('readA_b');
+    expect(ids).toContain('readA_b2');
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+});
+
+describe('fieldSchema', () => {
+  const resource: SqlResource = bookResource('postgres');
+  const schema = (type: Parameters<typeof field>[1], options: Parameters<typeof field>[4] = {}) =>
+    fieldSchema(resource, field('f', type, 'book', 'f', options));
+
+  it.each([
+    ['integer', ['integer', 'null'], undefined],
+    ['decimal', ['number', 'null'], undefined],
+    ['float', ['number', 'null'], undefined],
+    ['boolean', ['boolean', 'null'], undefined],
+    ['date', ['string', 'null'], 'date'],
+    ['time', ['string', 'null'], 'time'],
+    ['timestamp', ['string', 'null'], 'date-time'],
+    ['binary', ['string', 'null'], 'byte'],
+    ['string', ['string', 'null'], undefined],
+  ] as const)('%s is %j with format %s', (type, json, format) => {
+    const out = schema(type);
+    expect(out.type).toEqual(json);
+    expect(out.format).toBe(format);
+  });
+
+  it('marks keys non-null, computed fields read-only, extension fields nullable, and applies validation rules', () => {
+    const [, title, , , summary, titleLength] = resource.fields as Field[];
+    expect(schema('integer', { primaryKey: true }).type).toBe('integer');
+    expect(fieldSchema(resource, titleLength as Field)).toMatchObject({ readOnly: true, type: ['integer', 'null'] });
+    expect(fieldSchema(resource, { ...(summary as Field), nullable: false }).type).toEqual(['string', 'null']);
+    expect(fieldSchema(resource, title as Field)).toMatchObject({
+      maxLength: 20,
+      description: expect.stringContaining('validated: type=String, maxLength=20'),
+    });
+  });
+});
+
+describe('listing serializers', () => {
+  const listing = listingOf(entries, '/dev');
+
+  it('links each resource under the mount prefix and carries the error of a broken one', () => {
+    expect(listing[0]).toEqual({
+      name: 'shop.Book',
+      kind: 'flat',
+      rowName: 'book',
+      collectionName: 'books',
+      links: {
+        res: '/dev/res/shop.Book',
+        definition: '/dev/conf/definition/shop.Book',
+        metadata: '/dev/conf/metadata/shop.Book',
+        documentation: '/dev/conf/documentation/shop.Book',
+      },
+    });
+    expect(listing[1]).toMatchObject({ name: 'Broken', error: broken.error });
+    expect(listing[3]).toMatchObject({ kind: 'one-to-many', childRowName: 'movie', childCollectionName: 'movies' });
+  });
+
+  it('escapes error text in XML and HTML', () => {
+    const parsed = new XMLParser({ ignoreAttributes: false }).parse(listingXml(listing));
+    expect(parsed.resources.resource[1].error).toMatchObject({
+      '#text': broken.error?.message,
+      '@_code': 'definition_invalid',
+    });
+    const html = listingHtml(listing, '/dev/openapi.json');
+    expect(html).toContain('a &lt;b&gt; &amp; &quot;c&quot;');
+    expect(html).toContain('<a href="/dev/openapi.json">');
+  });
+});
