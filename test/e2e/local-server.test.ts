@@ -97,3 +97,24 @@ it('answers errors as text naming the problem: 404 (D3), 405 with Allow, 400', a
   expect(bad.status).toBe(400);
   expect(await bad.text()).toMatch(/Unknown field nosuch in resource Publisher/);
 });
+
+it('serves the definition paths, the listing, the OpenAPI document and the schemas over HTTP', async () => {
+  const metadata = await fetch(`${base}/conf/metadata/BookAuthors`, { headers: { accept: 'application/json' } });
+  expect(metadata.headers.get('content-type')).toBe('application/json');
+  expect(await metadata.json()).toMatchObject({ name: 'BookAuthors', kind: 'many-to-many' });
+  const missing = await fetch(`${base}/conf/definition/Nope`);
+  expect(missing.status).toBe(404);
+  expect(await missing.text()).toBe(
+    `SQL Resource Nope not found - expected ${path.join(root, 'definitions')}/Nope.xml`,
+  );
+  const reload = await fetch(`${base}/conf/reload/Publisher`);
+  expect(await reload.text()).toBe('Reload of Publisher succeeded');
+  const listing = (await (await fetch(`${base}/res?_output=json`)).json()) as Record<string, unknown>;
+  expect(JSON.stringify(listing)).toContain('PublisherBooks');
+  const openapi = await fetch(`${base}/openapi.json`);
+  expect(openapi.headers.get('content-type')).toBe('application/json');
+  expect((await openapi.json()) as { openapi: string }).toMatchObject({ openapi: '3.1.0' });
+  const xsd = await fetch(`${base}/xsd/Response.xsd`);
+  expect(xsd.headers.get('content-type')).toBe('application/xml');
+  expect(await xsd.text()).toContain('writeResponse');
+});
