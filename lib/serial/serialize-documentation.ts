@@ -13,7 +13,11 @@ export interface Documentation {
   readonly description: string;
   readonly fields: readonly { label: string; level: string; type: string; dbType: string; notes: string }[];
   readonly examples: readonly string[];
+  /** The XML Schemas of request and response bodies. */
+  readonly schemas: readonly string[];
 }
+
+const schemas = ['/xsd/Request.xsd', '/xsd/Response.xsd'];
 
 export function documentationOf(resource: SqlResource): Documentation {
   const levels = fieldLevels(resource);
@@ -39,6 +43,7 @@ export function documentationOf(resource: SqlResource): Documentation {
     description: resource.documentation ?? '',
     fields,
     examples: examplesOf(resource),
+    schemas,
   };
 }
 
@@ -86,7 +91,10 @@ export function documentationHtml(doc: Documentation): string {
     rows,
     '</table><h2>Examples</h2><ul>',
     doc.examples.map((e) => `<li><code>${html(e)}</code></li>`).join(''),
-    '</ul></body></html>',
+    '</ul><h2>XML schemas</h2><p>Request bodies: ',
+    doc.schemas.map((s) => `<a href="${s}">${s}</a>`).join(', responses: '),
+    '. Field names and types of this resource: <a href="/conf/metadata/',
+    `${encodeURIComponent(doc.name)}">/conf/metadata/${html(doc.name)}</a>.</p></body></html>`,
   ].join('');
 }
 
@@ -100,6 +108,7 @@ export function documentationXml(doc: Documentation): string {
       description: doc.description,
       field: doc.fields.map((f) => Object.fromEntries(Object.entries(f).map(([k, v]) => [`@${k}`, v]))),
       example: doc.examples,
+      schema: doc.schemas,
     },
   };
   return `<?xml version="1.0" encoding="UTF-8"?>${builder.build(body)}`;

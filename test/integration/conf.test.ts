@@ -88,6 +88,8 @@ describe.each(targets())('/conf on $name', (target) => {
       'primary key; generated on insert; required',
     );
     expect(doc.examples).toContain('GET /res/Item/{id}');
+    expect(doc.schemas).toEqual(['/xsd/Request.xsd', '/xsd/Response.xsd']);
+    expect(browser.body).toContain('<a href="/xsd/Request.xsd">/xsd/Request.xsd</a>');
     const [xml] = parseXml((await get('/conf/documentation/TeamPlayers')).body).documentation as Record<
       string,
       unknown
