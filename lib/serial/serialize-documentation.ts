@@ -6,6 +6,7 @@
 import { XMLBuilder } from 'fast-xml-parser';
 import type { SqlResource } from '../resource';
 import { fieldLevels, keyLabels, tableWithRole } from '../resource-levels';
+import { escapeHtml } from './escape-html';
 
 export interface Documentation {
   readonly name: string;
@@ -65,14 +66,7 @@ function examplesOf(resource: SqlResource): string[] {
   ];
 }
 
-const escapes: Readonly<Record<string, string>> = {
-  '&': '&amp;',
-  '<': '&lt;',
-  '>': '&gt;',
-  '"': '&quot;',
-  "'": '&#39;',
-};
-const html = (text: string) => text.replace(/[&<>"']/g, (c) => escapes[c] ?? c);
+const html = escapeHtml;
 
 export function documentationHtml(doc: Documentation): string {
   const rows = doc.fields

@@ -6,6 +6,7 @@
 import { XMLBuilder } from 'fast-xml-parser';
 import type { OutputType } from '../request/types';
 import type { SqlResource } from '../resource';
+import { escapeHtml } from './escape-html';
 
 /** What loading one definition gave: the resource, or the error a request to it would answer with. */
 export type CatalogEntry =
@@ -75,14 +76,7 @@ export function serializeListing(listing: readonly ListedResource[], type: Outpu
   return type === 'application/json' ? JSON.stringify({ resources: listing }) : listingXml(listing);
 }
 
-const escapes: Readonly<Record<string, string>> = {
-  '&': '&amp;',
-  '<': '&lt;',
-  '>': '&gt;',
-  '"': '&quot;',
-  "'": '&#39;',
-};
-const html = (text: string) => text.replace(/[&<>"']/g, (c) => escapes[c] ?? c);
+const html = escapeHtml;
 const link = (href: string, text: string) => `<a href="${html(href)}">${html(text)}</a>`;
 
 function htmlRow(r: ListedResource): string {
