@@ -2,6 +2,7 @@
  * The service's configuration, read from process.env once into a frozen object (D22). Nothing else reads env.
  */
 import path from 'node:path';
+import { ConfigurationError } from './errors';
 
 export interface Config {
   readonly definitionsDir: string;
@@ -27,7 +28,7 @@ function positiveInt(env: NodeJS.ProcessEnv, name: string, fallback: number): nu
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
   const n = Number(raw);
-  if (!Number.isInteger(n) || n <= 0) throw new Error(`${name} must be a positive integer, got "${raw}"`);
+  if (!Number.isInteger(n) || n <= 0) throw new ConfigurationError(`${name} must be a positive integer, got "${raw}"`);
   return n;
 }
 
@@ -35,7 +36,8 @@ function nonNegativeInt(env: NodeJS.ProcessEnv, name: string, fallback: number):
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
   const n = Number(raw);
-  if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a non-negative integer, got "${raw}"`);
+  if (!Number.isInteger(n) || n < 0)
+    throw new ConfigurationError(`${name} must be a non-negative integer, got "${raw}"`);
   return n;
 }
 

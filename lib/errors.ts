@@ -71,6 +71,13 @@ export class DefinitionsUnreachableError extends ServiceError {
   }
 }
 
+/** 500: an environment variable has a value the service cannot use (named, with the value; never a secret). */
+export class ConfigurationError extends ServiceError {
+  constructor(message: string) {
+    super(500, 'configuration_invalid', message);
+  }
+}
+
 /** 500: the database failed (unreachable, or another error); the message ends with ` :: ` and the SQL (D20). */
 export class DatabaseError extends ServiceError {
   constructor(code: string, message: string) {
@@ -105,6 +112,7 @@ export const errorCatalog: readonly { code: string; status: number; when: string
     status: 500,
     when: 'the S3 definitions store cannot be read (access, bucket, network)',
   },
+  { code: 'configuration_invalid', status: 500, when: 'a setting such as DB_POOL_SIZE has an unusable value' },
   {
     code: 'database_unconfigured',
     status: 500,

@@ -60,7 +60,7 @@ export function parseDefinition(file: string, xml: string): Definition {
     tables,
     validations: parseValidations(file, root.validatedAttribute),
     cacheControl: optionalAttribute((root.http as XmlNode | undefined)?.response, 'cacheControl'),
-    documentation: typeof root.documentation === 'string' ? root.documentation.trim() : undefined,
+    documentation: typeof root.documentation === 'string' ? documentationText(root.documentation) : undefined,
   };
 }
 
@@ -152,4 +152,26 @@ function checkRegex(file: string, name: string, regex: string): void {
   } catch {
     throw new DefinitionError(file, `validatedAttribute ${name} has an invalid regex "${regex}"`);
   }
+}
+
+const entities: Readonly<Record<string, string>> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
+
+/**
+ * The documentation element is kept raw (a stop node, so markup in it stays text); its character data is
+ * decoded here: CDATA sections as they are, XML's five entities and character references everywhere else.
+ */
+function documentationText(raw: string): string {
+  return raw
+    .split(/(<!\[CDATA\[[\s\S]*?\]\]>)/)
+    .map((part) =>
+      part.startsWith('<![CDATA[')
+        ? part.slice('<![CDATA['.length, -']]>'.length)
+        : part.replace(/&(#x[0-9a-fA-F]+|#\d+|amp|lt|gt|quot|apos);/g, (match, ref: string) => {
+            if (ref.startsWith('#x')) return String.fromCodePoint(Number.parseInt(ref.slice(2), 16));
+            if (ref.startsWith('#')) return String.fromCodePoint(Number(ref.slice(1)));
+            return entities[ref] ?? match;
+          }),
+    )
+    .join('')
+    .trim();
 }

@@ -5,7 +5,7 @@
 import path from 'node:path';
 import { type Config, readConfig } from '../../lib/config';
 import { databaseUrlFor, dialectOf } from '../../lib/db/select-database';
-import { serviceErrorOf, thrownBy } from './fixtures';
+import { serviceErrorOf } from './fixtures';
 
 const bundledDefinitions = path.resolve(__dirname, '..', '..', 'definitions');
 const mib5 = 5 * 1024 * 1024;
@@ -108,9 +108,21 @@ describe('readConfig', () => {
     { name: 'DB_POOL_SIZE', value: '1.5' },
     { name: 'MAX_BODY_BYTES', value: ' ' },
     { name: 'MAX_RESULT_BYTES', value: '10MB' },
-  ])('$name=$value throws', ({ name, value }) => {
-    const error = thrownBy(() => readConfig({ [name]: value }));
-    expect((error as Error).message).toBe(`${name} must be a positive integer, got "${value}"`);
+  ])('$name=$value is a configuration_invalid 500 naming it', ({ name, value }) => {
+    expect(serviceErrorOf(() => readConfig({ [name]: value }))).toEqual({
+      name: 'ConfigurationError',
+      status: 500,
+      code: 'configuration_invalid',
+      message: `${name} must be a positive integer, got "${value}"`,
+    });
+  });
+
+  it('DEFINITIONS_TTL_S may be 0 but not negative', () => {
+    expect(readConfig({ DEFINITIONS_TTL_S: '0' }).definitionsTtlS).toBe(0);
+    expect(serviceErrorOf(() => readConfig({ DEFINITIONS_TTL_S: '-1' }))).toMatchObject({
+      code: 'configuration_invalid',
+      message: 'DEFINITIONS_TTL_S must be a non-negative integer, got "-1"',
+    });
   });
 });
 

@@ -109,6 +109,18 @@ const parsed: { name: string; xml: string; expected: Definition }[] = [
     },
   },
   {
+    name: 'documentation: entities and character references decoded, CDATA kept as written, markup kept as text',
+    xml: `<sqlResource><query>select id from item</query><metadata><table name="item" role="Parent"/></metadata>
+      <documentation> GET /res/X?a=1&amp;b=%3E2 &#8594; rows &lt;item/&gt; <![CDATA[a &amp; b]]> <b>bold</b> </documentation></sqlResource>`,
+    expected: {
+      file,
+      query: 'select id from item',
+      tables: [{ name: 'item', role: 'Parent' }],
+      validations: [],
+      documentation: 'GET /res/X?a=1&b=%3E2 \u2192 rows <item/> a &amp; b <b>bold</b>',
+    },
+  },
+  {
     name: 'a default namespace',
     xml: '<sqlResource xmlns="http://restsql.org/schema"><query>select id from item</query><metadata><table name="item" role="Parent"/></metadata></sqlResource>',
     expected: { file, query: 'select id from item', tables: [{ name: 'item', role: 'Parent' }], validations: [] },
