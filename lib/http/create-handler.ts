@@ -1,6 +1,7 @@
 /**
  * Builds a Lambda handler for API Gateway (REST v1 or HTTP API v2 events) from a function that serves one
- * HttpRequest. A handler never throws: every outcome is an HTTP response (D21).
+ * HttpRequest and throws typed errors. This is where every error becomes a response (errorResult, honouring the
+ * request's Accept for problem+json): a handler never throws, every outcome is an HTTP response (D21).
  */
 import type { APIGatewayProxyResult } from 'aws-lambda';
 import { fromEvent, type GatewayEvent, type HttpRequest } from './from-event';
@@ -11,10 +12,13 @@ export type Handler = (event: GatewayEvent) => Promise<APIGatewayProxyResult>;
 export function createHandler(serve: (request: HttpRequest) => Promise<HttpResponse>): Handler {
   return async (event) => {
     let response: HttpResponse;
+    let accept: string | undefined;
     try {
-      response = await serve(fromEvent(event));
+      const request = fromEvent(event);
+      accept = request.headers.accept;
+      response = await serve(request);
     } catch (error) {
-      response = errorResult(error, undefined);
+      response = errorResult(error, accept);
     }
     return { statusCode: response.statusCode, headers: { ...response.headers }, body: response.body };
   };

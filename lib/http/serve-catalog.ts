@@ -18,7 +18,7 @@ import {
 } from '../serial/serialize-listing';
 import type { HttpRequest } from './from-event';
 import { negotiateResponse, prefersHtml } from './negotiate';
-import { errorResult, type HttpResponse, toResult } from './to-result';
+import { type HttpResponse, toResult } from './to-result';
 
 /** Definitions loaded at once: enough to overlap catalogue queries, few enough for a small connection pool. */
 const concurrency = 4;
@@ -26,14 +26,6 @@ const concurrency = 4;
 const catalogPath = /^(.*?)\/(res\/?|openapi\.json)$/;
 
 export async function serveCatalog(request: HttpRequest): Promise<HttpResponse> {
-  try {
-    return await serve(request);
-  } catch (error) {
-    return errorResult(error, request.headers.accept);
-  }
-}
-
-async function serve(request: HttpRequest): Promise<HttpResponse> {
   const match = catalogPath.exec(request.path);
   if (!match) throw new NotFoundError('path_not_found', `No such path: ${request.path}; see /res and /openapi.json`);
   if (request.method !== 'GET') throw new MethodNotAllowedError(request.method, ['GET']);

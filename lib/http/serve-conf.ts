@@ -10,19 +10,11 @@ import { documentationHtml, documentationOf, documentationXml } from '../serial/
 import { serializeMetadata } from '../serial/serialize-metadata';
 import type { HttpRequest } from './from-event';
 import { negotiateResponse, prefersHtml } from './negotiate';
-import { errorResult, type HttpResponse, toResult } from './to-result';
+import { type HttpResponse, toResult } from './to-result';
 
 const confPath = /(?:^|\/)conf\/(definition|metadata|documentation|reload)\/([^/]+)$/;
 
 export async function serveConf(request: HttpRequest): Promise<HttpResponse> {
-  try {
-    return await serve(request);
-  } catch (error) {
-    return errorResult(error, request.headers.accept);
-  }
-}
-
-async function serve(request: HttpRequest): Promise<HttpResponse> {
   const match = confPath.exec(request.path);
   if (!match)
     throw new NotFoundError(

@@ -4,7 +4,7 @@
  */
 import { MethodNotAllowedError, NotFoundError } from '../errors';
 import { type HttpRequest, resourcePath } from './from-event';
-import { errorResult, type HttpResponse } from './to-result';
+import type { HttpResponse } from './to-result';
 
 export const resourceMethods = ['GET', 'POST', 'PUT', 'DELETE'] as const;
 
@@ -18,8 +18,7 @@ export function allowedMethods(path: string): readonly string[] | undefined {
 
 export async function serveFallback(request: HttpRequest): Promise<HttpResponse> {
   const allowed = allowedMethods(request.path);
-  const error = allowed
+  throw allowed
     ? new MethodNotAllowedError(request.method, allowed)
     : new NotFoundError('path_not_found', `No such path: ${request.path}; resources live under /res/{name}`);
-  return errorResult(error, request.headers.accept);
 }

@@ -1,6 +1,6 @@
 /**
  * The /res pipeline for one request (DESIGN.md): parse → negotiate → resolve → plan → execute → serialize.
- * Every failure is thrown as a typed error and answered by errorResult, the one place that does so.
+ * Every failure is thrown as a typed error; create-handler answers it through errorResult, the one place that does.
  */
 import { config } from '../config';
 import { executeRead, executeWrite } from '../db/execute-plan';
@@ -19,7 +19,7 @@ import { serializeWrite } from '../serial/serialize-write';
 import { type HttpRequest, resourcePath } from './from-event';
 import { negotiateResponse, requestBodyType } from './negotiate';
 import { resourceMethods } from './serve-fallback';
-import { errorResult, type HttpResponse, toResult } from './to-result';
+import { type HttpResponse, toResult } from './to-result';
 
 const operations: Record<string, Operation> = { GET: 'read', POST: 'insert', PUT: 'update', DELETE: 'delete' };
 
@@ -34,14 +34,6 @@ export function effectiveMethod(request: HttpRequest): string {
 }
 
 export async function serveResource(request: HttpRequest): Promise<HttpResponse> {
-  try {
-    return await serve(request);
-  } catch (error) {
-    return errorResult(error, request.headers.accept);
-  }
-}
-
-async function serve(request: HttpRequest): Promise<HttpResponse> {
   const path = resourcePath(request.path);
   if (!path)
     throw new NotFoundError('path_not_found', `No such path: ${request.path}; resources live under /res/{name}`);

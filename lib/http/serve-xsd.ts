@@ -7,7 +7,7 @@ import { MethodNotAllowedError, NotFoundError } from '../errors';
 import { requestXsd } from '../xsd/request-xsd';
 import { responseXsd } from '../xsd/response-xsd';
 import type { HttpRequest } from './from-event';
-import { errorResult, type HttpResponse, toResult } from './to-result';
+import { type HttpResponse, toResult } from './to-result';
 
 /** A Map, so a name like `constructor` finds nothing. */
 const schemas: ReadonlyMap<string, string> = new Map([
@@ -21,14 +21,6 @@ const xsdPath = /(?:^|\/)xsd\/([^/]+)$/;
 const cacheControl = 'public, max-age=3600';
 
 export async function serveXsd(request: HttpRequest): Promise<HttpResponse> {
-  try {
-    return serve(request);
-  } catch (error) {
-    return errorResult(error, request.headers.accept);
-  }
-}
-
-function serve(request: HttpRequest): HttpResponse {
   const name = xsdPath.exec(request.path)?.[1];
   const schema = name === undefined ? undefined : schemas.get(name);
   if (schema === undefined) {
