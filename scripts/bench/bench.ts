@@ -3,10 +3,11 @@
  * - the read handler's bundle (built as serverless.yml builds it): size, and the time a fresh Node process takes
  *   to load it (the cold-start share that is ours);
  * - latency of R1, R2, C1 and U3 through the real handler, in process, against the embedded demo database (or
- *   DATABASE_URL when set, which must hold the demo: `npm run demo:seed -- <url>`).
+ *   DATABASE_URL when set, which must hold the demo: `npm run demo:seed -- <url>`);
+ * - how long a changed definition takes to reach a warm container (DEFINITIONS_TTL_S=2, a folder source).
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, statSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
@@ -124,8 +125,41 @@ async function latencyFigures(): Promise<void> {
     (i) => ({ method: 'PUT', path: `/res/Book/${(i % 200) + 1}`, headers: form, body: 'pages=100' }),
     update as never,
   );
+  await propagationFigure(read as never);
   await closeDatabases();
   await stop();
+}
+
+/**
+ * How long a changed definition takes to reach this warm container with DEFINITIONS_TTL_S=2: the definition is
+ * changed right after a request, then requests poll every 20 ms until one sees the change.
+ */
+async function propagationFigure(read: (e: unknown) => Promise<{ statusCode: number; body: string }>): Promise<void> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'rrs-bench-defs-'));
+  cpSync(path.join(root, 'definitions'), dir, { recursive: true });
+  const { resetConfig } = await import('../../lib/config');
+  const { forgetResource } = await import('../../lib/definitions/resolve-resource');
+  Object.assign(process.env, { DEFINITIONS_DIR: dir, DEFINITIONS_TTL_S: '2' });
+  resetConfig();
+  forgetResource();
+  const fields = async () =>
+    Object.keys(
+      JSON.parse((await read(event({ method: 'GET', path: '/res/Publisher/1', query: '_output=json' }))).body)
+        .publishers[0],
+    );
+  await fields();
+  const file = path.join(dir, 'Publisher.xml');
+  const changedAt = Date.now();
+  writeFileSync(file, readFileSync(file, 'utf8').replace(', founded', ''));
+  let polls = 0;
+  while ((await fields()).includes('founded')) {
+    polls += 1;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  console.log(
+    `definition change visible after ${Date.now() - changedAt} ms with DEFINITIONS_TTL_S=2 (${polls} requests saw the old one)`,
+  );
+  rmSync(dir, { recursive: true, force: true });
 }
 
 (async () => {
