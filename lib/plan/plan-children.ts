@@ -5,25 +5,12 @@
  */
 import { BadRequestError } from '../errors';
 import type { BodyRow } from '../request/types';
-import type { Field, ResourceTable, SqlResource } from '../resource';
-import { keyLabels, tableWithRole } from '../resource-levels';
-import { splitRow } from './resource-fields';
+import type { SqlResource } from '../resource';
+import { tableWithRole } from '../resource-levels';
+import { keyFields, splitRow } from './resource-fields';
 import type { ChildRow } from './types';
 
 export type ChildPurpose = 'insert' | 'update' | 'delete';
-
-/** The Child's key fields in key order, or a 400 when children cannot be addressed by key. */
-export function childKeyFields(resource: SqlResource): Field[] {
-  const child = tableWithRole(resource, 'Child') as ResourceTable;
-  const labels = keyLabels(resource, child);
-  if (!labels) {
-    throw new BadRequestError(
-      'bad_request',
-      `Resource ${resource.name} cannot address ${resource.childRowName} rows: its query does not select the primary key of ${child.name}`,
-    );
-  }
-  return labels.map((label) => resource.fields.find((f) => f.label === label) as Field);
-}
 
 export function planChildRows(
   resource: SqlResource,
@@ -36,7 +23,7 @@ export function planChildRows(
     const split = splitRow(resource, row.values, 'child');
     const keyed = resource.kind === 'many-to-many' || purpose !== 'insert';
     if (keyed && !split.key) {
-      const labels = childKeyFields(resource).map((f) => f.label);
+      const labels = keyFields(resource, 'Child').map((f) => f.label);
       throw new BadRequestError(
         'missing_key',
         `The ${where} lacks its key: ${resource.childRowName} rows are identified by ${labels.join(', ')}`,
@@ -57,7 +44,7 @@ export function planChildRows(
 
 /** Many-to-many children exist already: an association names them by key, with no other child attribute. */
 function checkKeyOnly(resource: SqlResource, row: BodyRow, where: string): void {
-  const keys = new Set(childKeyFields(resource).map((f) => f.label));
+  const keys = new Set(keyFields(resource, 'Child').map((f) => f.label));
   const join = tableWithRole(resource, 'Join')?.name;
   const extra = Object.keys(row.values).filter(
     (label) => !keys.has(label) && resource.fields.find((f) => f.label === label)?.table !== join,

@@ -6,7 +6,7 @@ import type { Param } from '../db/types';
 import { BadRequestError } from '../errors';
 import type { RawValue } from '../request/types';
 import type { Field, ResourceTable, SqlResource, TableRole } from '../resource';
-import { fieldLevels, type Level, tableOf, tableWithRole } from '../resource-levels';
+import { fieldLevels, keyLabels, type Level, tableOf, tableWithRole } from '../resource-levels';
 import { convertValue } from './convert-value';
 import type { ColumnValues, ExtensionValues, Key } from './types';
 import { validateValue } from './validate-value';
@@ -20,19 +20,23 @@ export function fieldOf(resource: SqlResource, label: string, code: 'bad_paramet
   return field;
 }
 
-/** The Parent's key fields in key order, or a 400 when the resource cannot address rows by key. */
-export function parentKeyFields(resource: SqlResource): Field[] {
-  const parent = tableOf(resource, 'Parent');
-  const fields = parent.primaryKey.map((column) =>
-    resource.fields.find((f) => f.table === parent.name && f.column === column),
-  );
-  if (parent.primaryKey.length === 0 || fields.some((f) => f === undefined)) {
+/** A table's key fields in key order, or a 400 when the query does not select its whole primary key. */
+export function keyFields(resource: SqlResource, role: 'Parent' | 'Child'): Field[] {
+  const table = tableOf(resource, role);
+  const labels = keyLabels(resource, table);
+  if (!labels) {
+    const what = role === 'Parent' ? 'rows by key' : `${resource.childRowName} rows`;
     throw new BadRequestError(
       'bad_request',
-      `Resource ${resource.name} cannot address rows by key: its query does not select the primary key of ${parent.name}`,
+      `Resource ${resource.name} cannot address ${what}: its query does not select the primary key of ${table.name}`,
     );
   }
-  return fields as Field[];
+  return labels.map((label) => resource.fields.find((f) => f.label === label) as Field);
+}
+
+/** The Parent's key fields in key order, or a 400 when the resource cannot address rows by key. */
+export function parentKeyFields(resource: SqlResource): Field[] {
+  return keyFields(resource, 'Parent');
 }
 
 /** Converts path key segments (D7): one per key column, each to its column's type. */
