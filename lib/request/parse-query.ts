@@ -6,6 +6,7 @@
 import { BadRequestError } from '../errors';
 import { decodePairs } from './decode';
 import type { OutputType, ParsedQuery, RawFilter } from './types';
+import { unescapeLeading } from './unescape';
 
 type Method = 'GET' | 'PUT' | 'DELETE';
 type Special = '_limit' | '_offset' | '_output';
@@ -25,8 +26,6 @@ const COMPARISONS: readonly (readonly [string, 'le' | 'ge' | 'lt' | 'gt'])[] = [
   ['<', 'lt'],
   ['>', 'gt'],
 ];
-/** Characters a leading backslash may escape (D6); `\null` is handled as a whole value. */
-const ESCAPABLE = new Set(['!', '<', '>', '(', '\\']);
 
 /** `raw` is the query string as it arrived: no leading `?`, still percent-encoded. */
 export function parseQuery(raw: string, method: Method): ParsedQuery {
@@ -102,12 +101,13 @@ function classifyValue(name: string, value: string): RawFilter {
   if (value.length >= 2 && value.startsWith('(') && value.endsWith(')')) {
     return { name, op: 'in', values: splitInList(name, value.slice(1, -1)) };
   }
-  if (value === '\\null' || (value.startsWith('\\') && ESCAPABLE.has(value.charAt(1)))) {
-    return { name, op: 'eq', value: value.slice(1) };
-  }
-  // The pattern keeps `\%` and `\_` as written: the SQL compiler declares `\` as the LIKE escape character.
-  if (value.includes('%')) return { name, op: 'like', value };
-  return { name, op: 'eq', value };
+  // An escaped value takes no operator, but it is still a pattern when what remains has a wildcard: `\(%`.
+  return equalsOrLike(name, unescapeLeading(value) ?? value);
+}
+
+/** The pattern keeps `\%` and `\_` as written: the SQL compiler declares `\` as the LIKE escape character. */
+function equalsOrLike(name: string, value: string): RawFilter {
+  return value.includes('%') ? { name, op: 'like', value } : { name, op: 'eq', value };
 }
 
 /** Splits an IN list on commas; `\,` is a literal comma and is the only escape. Items keep their spaces. */
@@ -133,17 +133,17 @@ function splitInList(name: string, list: string): string[] {
   return items;
 }
 
-/** A field may repeat only as a range (one lower and one upper bound) or as several `!value` (D6). */
+/** A field may repeat only as a range (one lower and one upper bound) or as several negations (D6). */
 function checkRepeats(filters: readonly RawFilter[]): void {
   const byName = new Map<string, RawFilter['op'][]>();
   for (const filter of filters) {
     byName.set(filter.name, [...(byName.get(filter.name) ?? []), filter.op]);
   }
   for (const [name, ops] of byName) {
-    if (ops.length < 2 || ops.every((op) => op === 'ne') || isRange(ops)) continue;
+    if (ops.length < 2 || ops.every((op) => op === 'ne' || op === 'notnull') || isRange(ops)) continue;
     throw new BadRequestError(
       'bad_parameter',
-      `Parameter ${name} is repeated; a field may repeat only as a range (one of > >= and one of < <=) or as several !value`,
+      `Parameter ${name} is repeated; a field may repeat only as a range (one of > >= and one of < <=) or as several negations (!value, !null)`,
     );
   }
 }

@@ -1,10 +1,12 @@
 /**
- * A form-urlencoded body (C1, U2, U3) → one row. Only `null` (NULL) and `\null` (the text) are special; every
- * other value is literal (D6, D10). Pure; must not interpret operators: a form body is not a query string.
+ * A form-urlencoded body (C1, U2, U3) → one row. `null` is NULL, and a leading backslash escapes as in query
+ * strings (`\null` is the text null, `\!x` is !x); every other value is literal (D6, D10). Pure; must not
+ * interpret operators: a form body is not a query string.
  */
 import { BadRequestError } from '../errors';
 import { decodePairs } from '../request/decode';
 import type { BodyRow, RawValue } from '../request/types';
+import { unescapeLeading } from '../request/unescape';
 
 export function parseFormBody(text: string): BodyRow {
   const values = new Map<string, RawValue>();
@@ -30,6 +32,5 @@ function decodeForm(text: string): [string, string][] {
 
 function toRawValue(value: string): RawValue {
   if (value === 'null') return null;
-  if (value === '\\null') return 'null';
-  return value;
+  return unescapeLeading(value) ?? value;
 }

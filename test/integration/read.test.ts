@@ -21,7 +21,7 @@ async function ids(query: string): Promise<string[]> {
 }
 
 describe.each(targets())('reads on $name', (target) => {
-  useFixture(target);
+  const fx = useFixture(target);
 
   it('R1 returns every row in key order as XML by default, NULL attributes omitted (D9, D10)', async () => {
     const reply = await get('/res/Item');
@@ -108,6 +108,24 @@ describe.each(targets())('reads on $name', (target) => {
     ['_LIMIT=1&_Offset=0', ['1']],
     ['name=cherry+%26+co%2C+%22quoted%22+%3Ctag%3E', ['3']],
   ])('R1 filter %s (D6, D8)', async (query, expected) => {
+    expect(await ids(query)).toEqual(expected);
+  });
+
+  it.each([
+    ['note=%5C(%25', ['2']],
+    ['note=%5C(draft)%25', ['2']],
+    ['note=%5C(draft)', []],
+    ['note=%5C(draft)+x', ['2']],
+    ['note=%5C!%25', ['4']],
+    ['note=%5C!bang', ['4']],
+    ['note=%5C%3C%25', []],
+    ['note=(%25', ['2']],
+    ['note=!null&note=!crisp', ['2', '3', '4']],
+    ['note=!null&note=!crisp&note=!(draft)+x', ['3', '4']],
+    ['qty=!null&qty=!0&qty=!7', ['1']],
+  ])('R1 escaped operator characters and repeated negations: %s (D6)', async (query, expected) => {
+    await fx.db.exec("UPDATE item SET note = '(draft) x' WHERE item_id = 2");
+    await fx.db.exec("UPDATE item SET note = '!bang' WHERE item_id = 4");
     expect(await ids(query)).toEqual(expected);
   });
 

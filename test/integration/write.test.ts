@@ -60,6 +60,25 @@ describe.each(targets())('writes on $name', (target) => {
     expect(await readJson('/res/Item', 'name=(n1,n2)')).toMatchObject([{ note: null }, { note: 'null' }]);
   });
 
+  it.each([
+    ['%5C!Hello', '!Hello'],
+    ['%5C!null', '!null'],
+    ['%5Cnull', 'null'],
+    ['%5C%5Cx', '\\x'],
+    ['%5C(a,b)', '(a,b)'],
+    ['%5C%3E3', '>3'],
+    ['%5C%3C3', '<3'],
+    ['a%5Cb', 'a\\b'],
+    ['!x', '!x'],
+  ])('C1, U2 and U3 form value %s stores %p: the same escape as query strings (D6)', async (raw, stored) => {
+    const created = await invoke({ method: 'POST', path: '/res/Item', headers: form, body: `name=e1&note=${raw}` });
+    expect(created.status).toBe(200);
+    expect(await readJson('/res/Item', 'name=e1')).toMatchObject([{ note: stored }]);
+    await invoke({ method: 'PUT', path: '/res/Item', query: 'id=2', headers: form, body: `note=${raw}` });
+    await invoke({ method: 'PUT', path: '/res/Item/3', headers: form, body: `name=${raw}` });
+    expect(await readJson('/res/Item', 'id=(2,3)')).toMatchObject([{ note: stored }, { name: stored }]);
+  });
+
   it('C2 inserts many JSON rows; a JSON write answers JSON (D12) with every row as stored', async () => {
     const body = JSON.stringify({
       items: [

@@ -49,7 +49,7 @@ const ok: { raw: string; method?: Method; expected: ParsedQuery }[] = [
   { raw: 'a=%3E5%25', expected: { filters: [{ name: 'a', op: 'gt', value: '5%' }] } },
   { raw: 'a=!a%25', expected: { filters: [{ name: 'a', op: 'ne', value: 'a%' }] } },
   { raw: 'a=!(1,2)', expected: { filters: [{ name: 'a', op: 'ne', value: '(1,2)' }] } },
-  // Escapes: the first backslash goes, the rest is a literal equals.
+  // Escapes: the first backslash goes and no operator applies; what remains is a LIKE if it has a %, else equals.
   { raw: 'a=\\!x', expected: { filters: [{ name: 'a', op: 'eq', value: '!x' }] } },
   { raw: 'a=%5C!null', expected: { filters: [{ name: 'a', op: 'eq', value: '!null' }] } },
   { raw: 'a=\\null', expected: { filters: [{ name: 'a', op: 'eq', value: 'null' }] } },
@@ -58,7 +58,12 @@ const ok: { raw: string; method?: Method; expected: ParsedQuery }[] = [
   { raw: 'a=\\\\x', expected: { filters: [{ name: 'a', op: 'eq', value: '\\x' }] } },
   { raw: 'a=%5C%3C3', expected: { filters: [{ name: 'a', op: 'eq', value: '<3' }] } },
   { raw: 'a=\\>%3D3', expected: { filters: [{ name: 'a', op: 'eq', value: '>=3' }] } },
-  { raw: 'a=\\!x%25', expected: { filters: [{ name: 'a', op: 'eq', value: '!x%' }] } },
+  { raw: 'a=\\!x%25', expected: { filters: [{ name: 'a', op: 'like', value: '!x%' }] } },
+  { raw: 'a=%5C(%25', expected: { filters: [{ name: 'a', op: 'like', value: '(%' }] } },
+  { raw: 'a=\\(a,b%25)', expected: { filters: [{ name: 'a', op: 'like', value: '(a,b%)' }] } },
+  { raw: 'a=\\<%25', expected: { filters: [{ name: 'a', op: 'like', value: '<%' }] } },
+  { raw: 'a=\\null%25', expected: { filters: [{ name: 'a', op: 'like', value: '\\null%' }] } },
+  { raw: 'a=%5C%5C%25', expected: { filters: [{ name: 'a', op: 'like', value: '\\%' }] } },
   { raw: 'a=\\nullx', expected: { filters: [{ name: 'a', op: 'eq', value: '\\nullx' }] } },
   { raw: 'a=\\x', expected: { filters: [{ name: 'a', op: 'eq', value: '\\x' }] } },
   { raw: 'a=\\', expected: { filters: [{ name: 'a', op: 'eq', value: '\\' }] } },
@@ -101,7 +106,7 @@ const ok: { raw: string; method?: Method; expected: ParsedQuery }[] = [
       ],
     },
   },
-  // Allowed repeats: a range in either order, several !value.
+  // Allowed repeats: a range in either order, several negations (!value and !null together).
   {
     raw: 'a=%3E5&a=%3C10',
     expected: {
@@ -128,6 +133,25 @@ const ok: { raw: string; method?: Method; expected: ParsedQuery }[] = [
         { name: 'a', op: 'ne', value: '1' },
         { name: 'a', op: 'ne', value: '2' },
         { name: 'a', op: 'ne', value: '3' },
+      ],
+    },
+  },
+  {
+    raw: 'country=!null&country=!GB',
+    expected: {
+      filters: [
+        { name: 'country', op: 'notnull' },
+        { name: 'country', op: 'ne', value: 'GB' },
+      ],
+    },
+  },
+  {
+    raw: 'a=!x&a=!null&a=!null',
+    expected: {
+      filters: [
+        { name: 'a', op: 'ne', value: 'x' },
+        { name: 'a', op: 'notnull' },
+        { name: 'a', op: 'notnull' },
       ],
     },
   },
@@ -162,6 +186,9 @@ const bad: { raw: string; method?: Method; error: RegExp }[] = [
   { raw: 'a=>1&a=<5&a=!3', error: /^Parameter a is repeated/ },
   { raw: 'a=!1&a=2', error: /^Parameter a is repeated/ },
   { raw: 'a=null&a=!null', error: /^Parameter a is repeated/ },
+  { raw: 'a=!null&a=null', error: /^Parameter a is repeated/ },
+  { raw: 'a=!null&a=>3', error: /^Parameter a is repeated/ },
+  { raw: 'a=!null&a=x%25', error: /^Parameter a is repeated/ },
   { raw: 'a=(1)&a=(2)', error: /^Parameter a is repeated/ },
   { raw: 'x=1&a=x%25&a=y%25', error: /^Parameter a is repeated/ },
   // IN list.
