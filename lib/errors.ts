@@ -96,6 +96,11 @@ export const errorCatalog: readonly { code: string; status: number; when: string
   { code: 'validation_failed', status: 400, when: 'a value breaks a validatedAttribute rule of the definition' },
   { code: 'filter_required', status: 400, when: 'PUT or DELETE without body, path key or filter (D18)' },
   { code: 'bad_request', status: 400, when: 'the operation does not apply to this resource or path' },
+  {
+    code: 'unlinked_table',
+    status: 400,
+    when: 'the write needs a link between two tables of the resource that the database does not declare',
+  },
   { code: 'resource_not_found', status: 404, when: 'no definition file for the resource name (D3)' },
   { code: 'parent_not_found', status: 404, when: 'the parent named in the path of C3, U4 or D4 does not exist' },
   { code: 'path_not_found', status: 404, when: 'the path is not served' },

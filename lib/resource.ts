@@ -45,6 +45,16 @@ export interface TableLink {
   readonly references: readonly string[];
 }
 
+/**
+ * A many-to-one lookup (D4): the owner's `columns` reference `references` (this table's key), as `film.language_id`
+ * references `language.language_id`. The looked-up row is shared by many owners, so it is never written here.
+ */
+export interface LookupLink {
+  readonly owner: string;
+  readonly columns: readonly string[];
+  readonly references: readonly string[];
+}
+
 export interface ResourceTable {
   /** The name as declared in the definition (possibly qualified); the key of SqlResource.tables. */
   readonly name: string;
@@ -56,10 +66,14 @@ export interface ResourceTable {
   /** Columns filled by the database on insert. */
   readonly generatedColumns: readonly string[];
   /**
-   * How this table hangs off the Parent (extensions, Child, Join) or the Child (child extensions, Join):
-   * null for the Parent.
+   * How this table hangs off the Parent (extensions, Child, Join) or the Child (child extensions, Join): empty for
+   * the Parent, a lookup, and a table whose link the catalog does not show.
    */
   readonly links: readonly TableLink[];
+  /** Set for an extension that its owner looks up many-to-one: its fields are read-only through the resource. */
+  readonly lookup?: LookupLink;
+  /** Why a link of this table could not be found. Reads never need links; writes that do are a 400 saying this. */
+  readonly unlinked?: string;
 }
 
 /** `validatedAttribute` of a definition (D1). */

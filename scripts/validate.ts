@@ -1,14 +1,17 @@
 /**
- * `npm run validate`: loads every definition under DEFINITIONS_DIR (or DEFINITIONS_S3) against the configured
- * database exactly as the service would, prints one line per resource (OK, or the file and the problem), and
- * exits 1 if any failed or none was found. Database selection as in the service (DATABASE_URL, D5).
+ * `npm run validate [-- --strict]`: loads every definition under DEFINITIONS_DIR (or DEFINITIONS_S3) against the
+ * configured database exactly as the service would, prints one line per resource (OK, WARN: serves reads but
+ * refuses some writes, or FAIL with the file and the problem), and exits 1 if any failed (with --strict, also
+ * if any warned) or none was found. Database selection as in the service (DATABASE_URL, DATABASE_URL_<NAME>).
  */
 import { config } from '../lib/config';
 import { closeDatabases } from '../lib/db/select-database';
 import { definitionSource } from '../lib/definitions/resolve-resource';
-import { validateDefinitions } from '../lib/definitions/validate-definitions';
+import { type ValidationResult, validateDefinitions } from '../lib/definitions/validate-definitions';
 
-async function main(): Promise<number> {
+const labels: Record<ValidationResult['status'], string> = { ok: 'OK  ', warning: 'WARN', failed: 'FAIL' };
+
+async function main(strict: boolean): Promise<number> {
   const settings = config();
   const root = definitionSource(settings).root;
   const results = await validateDefinitions(settings);
@@ -20,13 +23,24 @@ async function main(): Promise<number> {
   const width = Math.max(...results.map((r) => r.name.length));
   // one line per resource: SQL in a message may span lines
   for (const r of results)
-    console.log(`${r.ok ? 'OK  ' : 'FAIL'}  ${r.name.padEnd(width)}  ${r.detail.replace(/\s+/g, ' ')}`);
-  const failed = results.filter((r) => !r.ok).length;
-  console.log(`${results.length - failed} of ${results.length} definitions under ${root} are valid`);
-  return failed === 0 ? 0 : 1;
+    console.log(`${labels[r.status]}  ${r.name.padEnd(width)}  ${r.detail.replace(/\s+/g, ' ')}`);
+  const count = (status: ValidationResult['status']) => results.filter((r) => r.status === status).length;
+  const failed = count('failed');
+  const warned = count('warning');
+  console.log(
+    `${results.length - failed} of ${results.length} definitions under ${root} are valid` +
+      (warned > 0 ? ` (${warned} with warnings${strict ? ', which --strict counts as failures' : ''})` : ''),
+  );
+  return failed > 0 || (strict && warned > 0) ? 1 : 0;
 }
 
-main().then(
+const args = process.argv.slice(2);
+const unknown = args.filter((a) => a !== '--strict');
+if (unknown.length > 0) {
+  console.error(`Unknown argument ${unknown.join(' ')}; usage: npm run validate [-- --strict]`);
+  process.exit(2);
+}
+main(args.includes('--strict')).then(
   (code) => process.exit(code),
   (error: unknown) => {
     console.error(error instanceof Error ? error.message : String(error));

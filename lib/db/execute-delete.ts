@@ -8,7 +8,18 @@ import type { ChildChanges, Key, Target } from '../plan/types';
 import type { SqlResource } from '../resource';
 import { tableOf } from '../resource-levels';
 import { compileDelete, type Match } from '../sql/compile-write';
-import { byKey, byLink, chunks, keysOf, linkTo, requireParent, selectKeys, tablesOf } from './table-rows';
+import {
+  byKey,
+  byLink,
+  chunks,
+  keysOf,
+  linkTo,
+  matchedValues,
+  ownedExtensions,
+  requireParent,
+  selectKeys,
+  valueMatches,
+} from './table-rows';
 import type { Executor } from './types';
 
 export async function executeDelete(
@@ -19,6 +30,14 @@ export async function executeDelete(
 ): Promise<number> {
   let rowsAffected = 0;
   for (const change of children) rowsAffected += await deleteChildren(tx, resource, change);
+  if (target.kind === 'filter' && target.match.by === 'values' && !target.match.keyed) {
+    // D2 on a flat table without a primary key (D18): the rows equal to a matched row in every selected field
+    const parent = tableOf(resource, 'Parent');
+    const values = await matchedValues(tx, resource, target.filters, target.match);
+    for (const match of valueMatches(target.match.columns, values))
+      rowsAffected += await run(tx, resource, parent, [match]);
+    return rowsAffected;
+  }
   const keys = await keysOf(tx, resource, target);
   for (const chunk of chunks(keys)) rowsAffected += await deleteParents(tx, resource, chunk);
   return rowsAffected;
@@ -49,7 +68,7 @@ async function deleteParents(tx: Executor, resource: SqlResource, keys: readonly
       rowsAffected += await run(tx, resource, child, [byLink(link, keys)]);
     }
   }
-  for (const ext of tablesOf(resource, 'ParentExtension'))
+  for (const ext of ownedExtensions(resource, 'ParentExtension'))
     rowsAffected += await run(tx, resource, ext, [byLink(linkTo(ext, parent), keys)]);
   return rowsAffected + (await run(tx, resource, parent, [byKey(parent, keys)]));
 }
@@ -59,7 +78,7 @@ async function deleteChildRows(tx: Executor, resource: SqlResource, keys: readon
   const child = tableOf(resource, 'Child');
   let rowsAffected = 0;
   for (const chunk of chunks(keys)) {
-    for (const ext of tablesOf(resource, 'ChildExtension'))
+    for (const ext of ownedExtensions(resource, 'ChildExtension'))
       rowsAffected += await run(tx, resource, ext, [byLink(linkTo(ext, child), chunk)]);
     rowsAffected += await run(tx, resource, child, [byKey(child, chunk)]);
   }

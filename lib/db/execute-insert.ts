@@ -14,10 +14,11 @@ import {
   keyRow,
   linkTo,
   linkValues,
+  ownedExtensions,
+  readLookups,
   requireParent,
   type StoredRow,
   selectRow,
-  tablesOf,
 } from './table-rows';
 import type { Executor } from './types';
 
@@ -76,7 +77,9 @@ async function writeParent(tx: Executor, resource: SqlResource, row: InsertRow):
       await insertTableRow(tx, resource, table, { ...ext.values, ...linkValues(linkTo(table, parent), parentRow) }),
     );
   }
-  return { row: parentRow, echo: echoValues(resource, 'parent', stored), written: stored.size };
+  const written = stored.size;
+  await readLookups(tx, resource, parent, parentRow, stored);
+  return { row: parentRow, echo: echoValues(resource, 'parent', stored), written };
 }
 
 function keyOnly(resource: SqlResource, row: StoredRow): Written {
@@ -125,6 +128,7 @@ async function writeChild(
       );
       written += 1;
     }
+    await readLookups(tx, resource, childTable, childRow, stored);
   }
   return { row: stored.get(childTable.name) ?? {}, echo: echoValues(resource, 'child', stored), written };
 }
@@ -133,11 +137,13 @@ async function writeChild(
 async function readBack(tx: Executor, resource: SqlResource, key: Key, stored: Map<string, StoredRow>): Promise<void> {
   const childTable = tableOf(resource, 'Child');
   const row = await selectRow(tx, resource, childTable, [byKey(childTable, [key])]);
-  if (row) stored.set(childTable.name, row);
-  for (const ext of tablesOf(resource, 'ChildExtension')) {
+  if (!row) return;
+  stored.set(childTable.name, row);
+  for (const ext of ownedExtensions(resource, 'ChildExtension')) {
     const extRow = await selectRow(tx, resource, ext, [byLink(linkTo(ext, childTable), [key])]);
     if (extRow) stored.set(ext.name, extRow);
   }
+  await readLookups(tx, resource, childTable, row, stored);
 }
 
 /** A level's fields by label, as stored: fields of tables not written are NULL; computed fields are left out. */

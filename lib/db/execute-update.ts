@@ -3,7 +3,17 @@
  * missing); children under a parent, only those that belong to it (one-to-many: by its foreign key;
  * many-to-many: through an association row). "Updated" means matched, changed or not.
  */
-import type { ChildChanges, ChildRow, ColumnValues, ExtensionValues, Key, UpdateRows } from '../plan/types';
+import { BadRequestError } from '../errors';
+import type {
+  ChildChanges,
+  ChildRow,
+  ColumnValues,
+  ExtensionValues,
+  Key,
+  RowMatch,
+  TypedFilter,
+  UpdateRows,
+} from '../plan/types';
 import type { ResourceTable, SqlResource } from '../resource';
 import { tableOf } from '../resource-levels';
 import { compileInsert, compileUpdate, type Match } from '../sql/compile-write';
@@ -15,11 +25,15 @@ import {
   keysOf,
   linkTo,
   linkValues,
+  matchedValues,
   requireParent,
   selectKeys,
   selectRow,
 } from './table-rows';
 import type { Executor } from './types';
+
+/** Parameters of one by-value UPDATE: well under every driver's limit (PostgreSQL allows 65,535). */
+const maxValueParams = 30_000;
 
 export async function executeUpdate(
   tx: Executor,
@@ -35,6 +49,10 @@ export async function executeUpdate(
 
 async function updateParents(tx: Executor, resource: SqlResource, update: UpdateRows): Promise<number> {
   const parent = tableOf(resource, 'Parent');
+  const { target } = update;
+  if (target.kind === 'filter' && target.match.by === 'values' && !target.match.keyed) {
+    return updateByValues(tx, resource, update.parent, target.filters, target.match);
+  }
   const keys = await keysOf(tx, resource, update.target);
   if (keys.length === 0) return 0;
   let rowsAffected = 0;
@@ -46,6 +64,30 @@ async function updateParents(tx: Executor, resource: SqlResource, update: Update
   if (update.extensions.length === 0) return rowsAffected;
   const existing = await selectKeys(tx, resource, parent, parent.primaryKey, byKey(parent, keys));
   return rowsAffected + (await upsertExtensions(tx, resource, parent, update.extensions, existing));
+}
+
+/**
+ * U2 on a table without a primary key (D18): the rows equal to a matched row in every selected field, changed in
+ * one statement, so that a row changed to equal another matched row is not matched (and counted) twice.
+ */
+async function updateByValues(
+  tx: Executor,
+  resource: SqlResource,
+  values: ColumnValues,
+  filters: readonly TypedFilter[],
+  match: Extract<RowMatch, { by: 'values' }>,
+): Promise<number> {
+  const parent = tableOf(resource, 'Parent');
+  const rows = await matchedValues(tx, resource, filters, match);
+  if (rows.length === 0) return 0;
+  if (rows.length * match.columns.length > maxValueParams) {
+    throw new BadRequestError(
+      'bad_request',
+      `The filter matches ${rows.length} different ${resource.rowName} rows; ${parent.name} has no primary key, so an update by filter may match at most ${Math.floor(maxValueParams / match.columns.length)}: narrow the filter`,
+    );
+  }
+  const where = [{ columns: match.columns, keys: rows, byValue: true }];
+  return (await tx.run(compileUpdate(resource.dialect, parent, values, where))).rowsAffected;
 }
 
 /** D16a: extension fields of rows that have no extension row yet create it; updated and created rows count. */

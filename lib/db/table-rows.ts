@@ -4,8 +4,8 @@
  * an Executor inside the request's transaction; the SQL comes from lib/sql.
  */
 import { NotFoundError } from '../errors';
-import type { ColumnValues, Key, Target } from '../plan/types';
-import type { ResourceTable, SqlResource, TableLink, TableRole } from '../resource';
+import type { ColumnValues, Key, RowMatch, Target, TypedFilter } from '../plan/types';
+import type { ResourceTable, SqlResource, TableLink } from '../resource';
 import { keyLabels, tableOf } from '../resource-levels';
 import type { DbValue } from '../serial/types';
 import { compileSelect } from '../sql/compile-select';
@@ -23,8 +23,26 @@ export function chunks<T>(items: readonly T[]): T[][] {
   return out;
 }
 
-export function tablesOf(resource: SqlResource, role: TableRole): ResourceTable[] {
-  return Object.values(resource.tables).filter((t) => t.role === role);
+/** The extension tables whose rows belong to their owner's row; a lookup's rows are shared, never written. */
+export function ownedExtensions(resource: SqlResource, role: 'ParentExtension' | 'ChildExtension'): ResourceTable[] {
+  return Object.values(resource.tables).filter((t) => t.role === role && !t.lookup);
+}
+
+/** The rows that `owner`'s row looks up many-to-one (D4), read so that a write's echo shows them as a read would. */
+export async function readLookups(
+  tx: Executor,
+  resource: SqlResource,
+  owner: ResourceTable,
+  ownerRow: StoredRow,
+  stored: Map<string, StoredRow>,
+): Promise<void> {
+  for (const table of Object.values(resource.tables)) {
+    if (table.lookup?.owner !== owner.name) continue;
+    const key = table.lookup.columns.map((c) => (ownerRow[c] ?? null) as Param);
+    if (key.some((v) => v === null)) continue;
+    const row = await selectRow(tx, resource, table, [{ columns: table.lookup.references, keys: [key] }]);
+    if (row) stored.set(table.name, row);
+  }
 }
 
 /** How `table` points at `target` (its columns, in the order of the target's key). */
@@ -108,12 +126,48 @@ export async function requireParent(tx: Executor, resource: SqlResource, key: Ke
   return row;
 }
 
-/** The Parent keys a target addresses: given, or those of the rows the filter matches (U2, D2). */
+/** The Parent keys a target addresses: given, or those of the Parent rows the filter matches (U2, D2). */
 export async function keysOf(tx: Executor, resource: SqlResource, target: Target): Promise<readonly Key[]> {
   if (target.kind === 'keys') return target.keys;
-  const labels = keyLabels(resource, tableOf(resource, 'Parent')) ?? [];
-  const { rows } = await tx.run(
-    compileSelect(resource, { columns: labels, distinct: true, filters: target.filters, orderBy: [] }),
-  );
+  const parent = tableOf(resource, 'Parent');
+  if (target.match.by === 'key') {
+    const labels = keyLabels(resource, parent) ?? [];
+    const { rows } = await tx.run(
+      compileSelect(resource, { columns: labels, distinct: true, filters: target.filters, orderBy: [] }),
+    );
+    return rows.map((row) => labels.map((l) => row[l] as Param));
+  }
+  // The query selects no key: the keys of the Parent rows equal to a matched row in every selected field (D18)
+  const found = new Map<string, Key>();
+  const values = await matchedValues(tx, resource, target.filters, target.match);
+  for (const match of valueMatches(target.match.columns, values)) {
+    const { rows } = await tx.run(compileSelectWhere(resource.dialect, parent, parent.primaryKey, [match]));
+    for (const row of rows) {
+      const key = parent.primaryKey.map((c) => row[c] as Param);
+      found.set(JSON.stringify(key.map(String)), key);
+    }
+  }
+  return [...found.values()];
+}
+
+/** The distinct values of the Parent fields that a filter target matches by value (D18). */
+export async function matchedValues(
+  tx: Executor,
+  resource: SqlResource,
+  filters: readonly TypedFilter[],
+  { labels }: Extract<RowMatch, { by: 'values' }>,
+): Promise<Param[][]> {
+  const { rows } = await tx.run(compileSelect(resource, { columns: labels, distinct: true, filters, orderBy: [] }));
   return rows.map((row) => labels.map((l) => row[l] as Param));
+}
+
+/** Parameters per statement when rows are found by value: keeps each statement far under 16 KB. */
+const valueParams = 400;
+
+/** By-value matches of `rows` on `columns`, a statement's worth each. */
+export function valueMatches(columns: readonly string[], rows: readonly Param[][]): Match[] {
+  const size = Math.max(1, Math.floor(valueParams / columns.length));
+  const out: Match[] = [];
+  for (let i = 0; i < rows.length; i += size) out.push({ columns, keys: rows.slice(i, i + size), byValue: true });
+  return out;
 }

@@ -1,10 +1,20 @@
 /**
  * Joins a parsed definition with what the catalog says about it into a SqlResource (D1 consistency, D2 names,
- * D4 fields, keys and links). Pure: every problem is a DefinitionError naming the file.
+ * D4 fields, keys and links). Pure: every problem that stops reads is a DefinitionError naming the file; a
+ * missing write link is recorded on its table instead.
  */
-import type { CatalogTable, QueryCatalog } from '../db/types';
+import type { CatalogForeignKey, CatalogTable, QueryCatalog } from '../db/types';
 import { DefinitionError } from '../errors';
-import type { Dialect, Field, ResourceKind, ResourceTable, SqlResource, TableLink, TableRole } from '../resource';
+import type {
+  Dialect,
+  Field,
+  LookupLink,
+  ResourceKind,
+  ResourceTable,
+  SqlResource,
+  TableLink,
+  TableRole,
+} from '../resource';
 import type { Definition } from './parse-definition';
 
 const defaultCacheControl = 'no-cache, no-transform';
@@ -111,52 +121,83 @@ const linkTargets: Record<TableRole, TableRole[]> = {
   Join: ['Parent', 'Child'],
 };
 
+/**
+ * Each table with its write links (D4). A link the catalog does not show is not an error here: reads never need
+ * one, so the table records why (`unlinked`) and only the writes that need it are refused.
+ */
 function buildTables(definition: Definition, found: Map<string, CatalogTable>): Record<string, ResourceTable> {
   const byRole = (role: TableRole) => definition.tables.find((t) => t.role === role)?.name ?? '';
+  const manyToMany = definition.tables.some((t) => t.role === 'Join');
   const out: Record<string, ResourceTable> = {};
   for (const declared of definition.tables) {
     const table = found.get(declared.name) as CatalogTable;
     // many-to-many: the Child hangs off the Join, not the Parent
-    const targets =
-      definition.tables.some((t) => t.role === 'Join') && declared.role === 'Child' ? [] : linkTargets[declared.role];
-    const links = targets.map((role) => {
-      const target = byRole(role);
-      const link = findLink(table, found.get(target) as CatalogTable, target);
-      if (!link) {
-        throw new DefinitionError(
-          definition.file,
-          `table ${declared.name} (${declared.role}) has no foreign key to ${target} and no columns named like its key`,
-        );
-      }
-      return link;
-    });
-    out[declared.name] = {
+    const targets = manyToMany && declared.role === 'Child' ? [] : linkTargets[declared.role];
+    const base = {
       name: declared.name,
       schema: table.schema,
       table: table.table,
       role: declared.role,
       primaryKey: table.primaryKey,
       generatedColumns: table.columns.filter((c) => c.generated).map((c) => c.name),
+    };
+    const extension = declared.role === 'ParentExtension' || declared.role === 'ChildExtension';
+    const links: TableLink[] = [];
+    const missing: string[] = [];
+    for (const target of targets.map(byRole)) {
+      const owner = found.get(target) as CatalogTable;
+      const link = foreignKeyLink(table, owner, target);
+      const lookup = extension && !link ? lookupLink(owner, table, target) : undefined;
+      if (lookup) {
+        out[declared.name] = { ...base, links: [], lookup };
+        break;
+      }
+      const fallback = link ?? sameNameLink(table, owner, target);
+      if (fallback) links.push(fallback);
+      else missing.push(`${target} (${owner.primaryKey.join(', ') || 'no primary key'})`);
+    }
+    out[declared.name] ??= {
+      ...base,
       links,
+      ...(missing.length > 0
+        ? {
+            unlinked: `table ${declared.name} (${declared.role}) has no foreign key to ${missing.join(' or ')}, and no columns named like that key`,
+          }
+        : {}),
     };
   }
   return out;
 }
 
-/** A foreign key of `table` to `target` (D4); failing that, columns named like the target's key columns. */
-function findLink(table: CatalogTable, target: CatalogTable, targetName: string): TableLink | undefined {
+/** The foreign key of `table` that references `target` (D4). */
+function foreignKeyLink(table: CatalogTable, target: CatalogTable, targetName: string): TableLink | undefined {
   const fk = table.foreignKeys.find((f) => f.refSchema === target.schema && f.refTable === target.table);
-  if (fk) return inKeyOrder({ columns: fk.columns, target: targetName, references: fk.refColumns }, target.primaryKey);
+  return fk ? { target: targetName, ...inKeyOrder(fk, target.primaryKey) } : undefined;
+}
+
+/** Failing a foreign key: columns of `table` named like the target's key columns (D4). */
+function sameNameLink(table: CatalogTable, target: CatalogTable, targetName: string): TableLink | undefined {
   if (target.primaryKey.length === 0) return undefined;
   const names = table.columns.map((c) => c.name);
   if (!target.primaryKey.every((k) => names.includes(k))) return undefined;
   return { columns: target.primaryKey, target: targetName, references: target.primaryKey };
 }
 
-/** Orders a link's column pairs by the target's primary key, so link values line up with key values. */
-function inKeyOrder(link: TableLink, primaryKey: readonly string[]): TableLink {
-  if (primaryKey.length !== link.references.length || !primaryKey.every((k) => link.references.includes(k)))
-    return link;
-  const columns = primaryKey.map((k) => link.columns[link.references.indexOf(k)] as string);
-  return { columns, target: link.target, references: [...primaryKey] };
+/**
+ * An extension linked the other way (D4): its owner holds a foreign key to it, a many-to-one lookup such as
+ * `book.publisher_id → publisher`. Only a declared foreign key counts: equal column names prove nothing here.
+ */
+function lookupLink(owner: CatalogTable, extension: CatalogTable, ownerName: string): LookupLink | undefined {
+  const fk = owner.foreignKeys.find((f) => f.refSchema === extension.schema && f.refTable === extension.table);
+  return fk ? { owner: ownerName, ...inKeyOrder(fk, extension.primaryKey) } : undefined;
+}
+
+type ColumnPairs = { readonly columns: readonly string[]; readonly references: readonly string[] };
+
+/** Orders a foreign key's column pairs by the referenced key, so link values line up with key values. */
+function inKeyOrder(fk: CatalogForeignKey, primaryKey: readonly string[]): ColumnPairs {
+  const { columns, refColumns: references } = fk;
+  if (primaryKey.length !== references.length || !primaryKey.every((k) => references.includes(k)))
+    return { columns, references };
+  return { columns: primaryKey.map((k) => columns[references.indexOf(k)] as string), references: [...primaryKey] };
 }

@@ -1,46 +1,63 @@
 /**
- * Checks every definition of the configured source the way the service would load it (parse, catalog, build)
- * plus what a resource needs to be written to: its Parent's primary key, selected by the query (and, for a
- * hierarchical resource, its Child's). Used by `npm run validate` and its tests; never changes anything.
+ * Checks every definition of the configured source the way the service would load it (parse, catalog, build),
+ * then what it can serve: a definition that loads always serves reads; warnings name the writes it cannot serve
+ * (no primary key selected, a link the catalog does not show) and notes say which tables are only looked up.
+ * Used by `npm run validate` and its tests; never changes anything.
  */
 import type { Config } from '../config';
 import { ServiceError } from '../errors';
-import type { SqlResource } from '../resource';
+import type { ResourceTable, SqlResource } from '../resource';
 import { keyLabels, tableWithRole } from '../resource-levels';
 import { definitionSource, forgetResource, resolveResource } from './resolve-resource';
 
 export interface ValidationResult {
   readonly name: string;
-  readonly ok: boolean;
-  /** `kind, N fields` when ok; the problem otherwise (the file and what is wrong). */
+  /** failed: the resource cannot be served; warning: it serves reads, but some writes are refused. */
+  readonly status: 'ok' | 'warning' | 'failed';
+  /** `kind, N fields` and any notes; the warnings; or the problem (the file and what is wrong). */
   readonly detail: string;
 }
 
-/** What loads but still cannot be served in full. */
-function incompleteness(resource: SqlResource): string | undefined {
-  const parent = tableWithRole(resource, 'Parent');
-  if (parent?.primaryKey.length === 0) {
-    return `table ${parent.name} has no primary key, so its rows cannot be addressed by key (R2, U1, U3, D1, D3)`;
+/** What loads but cannot be written in full: each item names what is refused and why. */
+function writeWarnings(resource: SqlResource): string[] {
+  const warnings: string[] = [];
+  const parent = tableWithRole(resource, 'Parent') as ResourceTable;
+  if (parent.primaryKey.length === 0) {
+    warnings.push(`table ${parent.name} has no primary key, so rows cannot be addressed by key (only filtered writes)`);
+  } else if (!keyLabels(resource, parent)) {
+    warnings.push(
+      `the query does not select the primary key of ${parent.name} (${parent.primaryKey.join(', ')}), so rows cannot be addressed by key (only filtered writes)`,
+    );
   }
-  if (!keyLabels(resource, parent))
-    return `the query does not select the primary key of ${parent?.name} (${parent?.primaryKey.join(', ')})`;
   const child = tableWithRole(resource, 'Child');
   if (child && !keyLabels(resource, child)) {
-    return `the query does not select the primary key of ${child.name} (${child.primaryKey.join(', ') || 'none'})`;
+    warnings.push(
+      `the query does not select the primary key of ${child.name} (${child.primaryKey.join(', ') || 'none'}), so ${resource.childRowName} rows cannot be written`,
+    );
   }
-  return undefined;
+  for (const table of Object.values(resource.tables)) {
+    if (table.unlinked) warnings.push(`${table.unlinked}, so the writes that need it are refused`);
+  }
+  return warnings;
+}
+
+function lookupNotes(resource: SqlResource): string[] {
+  return Object.values(resource.tables).flatMap((t) =>
+    t.lookup ? [`${t.name} is looked up by ${t.lookup.owner} (many-to-one), read-only here`] : [],
+  );
 }
 
 export async function validateDefinition(config: Config, name: string): Promise<ValidationResult> {
   forgetResource(name);
   try {
     const { resource } = await resolveResource(config, name);
-    const problem = incompleteness(resource);
-    if (problem) return { name, ok: false, detail: `Definition ${resource.file} is incomplete: ${problem}` };
-    return { name, ok: true, detail: `${resource.kind}, ${resource.fields.length} fields` };
+    const summary = [`${resource.kind}, ${resource.fields.length} fields`, ...lookupNotes(resource)].join('; ');
+    const warnings = writeWarnings(resource);
+    if (warnings.length === 0) return { name, status: 'ok', detail: summary };
+    return { name, status: 'warning', detail: `${summary}; serves reads, but ${warnings.join('; ')}` };
   } catch (error) {
     const message = error instanceof ServiceError ? error.message : `unexpected failure: ${String(error)}`;
-    return { name, ok: false, detail: message };
+    return { name, status: 'failed', detail: message };
   }
 }
 

@@ -12,8 +12,9 @@ import { parsePathKeys } from '../request/parse-path-keys';
 import { parseQuery } from '../request/parse-query';
 import type { BodyType, Operation, OutputType } from '../request/types';
 import type { SqlResource } from '../resource';
+import { tableOf, tableWithRole } from '../resource-levels';
 import { groupRows } from '../serial/group-rows';
-import { parseBody } from '../serial/parse-body';
+import { type BodyNames, parseBody } from '../serial/parse-body';
 import { serializeRead } from '../serial/serialize-read';
 import { serializeWrite } from '../serial/serialize-write';
 import { type HttpRequest, resourcePath } from './from-event';
@@ -73,12 +74,14 @@ export async function serveResource(request: HttpRequest): Promise<HttpResponse>
   });
 }
 
-function bodyNames(resource: SqlResource) {
+function bodyNames(resource: SqlResource): BodyNames {
   return {
     rowName: resource.rowName,
     collectionName: resource.collectionName,
     childRowName: resource.childRowName,
     childCollectionName: resource.childCollectionName,
+    rowTable: tableOf(resource, 'Parent').table,
+    childTable: tableWithRole(resource, 'Child')?.table,
   };
 }
 

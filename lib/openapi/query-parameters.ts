@@ -14,12 +14,12 @@ export const queryGrammar = [
   '- `!v`: not equal',
   '- `<v`, `<=v`, `>v`, `>=v`: comparisons (URL-encoded `%3C`, `%3C%3D`, `%3E`, `%3E%3D`)',
   '- `(a,b,c)`: IN list; `\\,` is a literal comma inside an item',
-  '- `\\` before a leading `!`, `<`, `>`, `(` or `\\`, or `\\null`: the rest taken literally',
+  '- `\\` before a leading `!`, `<`, `>`, `(` or `\\`, or `\\null`: that backslash dropped and no operator applied; the rest is a LIKE if it contains `%` (`\\(%` matches values starting with `(`), else equals',
   '- a value containing `%` (sent as `%25`): LIKE, `%` any run of characters, `_` one; `\\%` and `\\_` are literal',
   '- anything else, including empty: equals',
   '',
   "Every value is converted to the field's type (a value that does not convert is a 400) and bound as a parameter.",
-  'Different names are ANDed; the same name twice only as a range (one lower and one upper bound) or as several `!v`.',
+  'Different names are ANDed; the same name twice only as a range (one lower and one upper bound) or as several negations (`!v`, `!null`).',
 ].join('\n');
 
 const specials = new Set(['_limit', '_offset', '_output']);

@@ -1,8 +1,8 @@
 /**
  * The path items of one resource (spec 4.2-4.5, D24): `/res/{name}` with GET (R1), POST (C1, C2), PUT (U1, U2) and
  * DELETE (D1, D2); `/res/{name}/{key}...` with GET (R2), POST (C3, hierarchical only), PUT (U3, U4) and DELETE (D3,
- * D4). A resource whose query does not select its Parent key cannot address rows, so it gets reads and inserts
- * only. Pure; must not describe schemas (resource-schemas does).
+ * D4). A resource whose query does not select its Parent key cannot address rows by key: it gets reads, inserts,
+ * and updates and deletes by filter (D18). Pure; must not describe schemas (resource-schemas does).
  */
 import type { SqlResource } from '../resource';
 import { type OpenApiObject, operationId } from './component-names';
@@ -155,12 +155,32 @@ function insertChildren(resource: SqlResource): OpenApiObject {
   });
 }
 
+/** U2 and D2 only: a resource whose query selects no key changes and deletes rows by filter (D18). */
+function writesByFilter(resource: SqlResource): OpenApiObject {
+  const note = `The query selects no key of ${resource.rowName} rows, so they are found by the values of the fields it selects: a row equal in all of them to a matching row is written too.`;
+  return {
+    put: operation(resource, {
+      verb: 'update',
+      summary: `U2: update the ${resource.collectionName} a filter matches`,
+      description: `Form fields with the new values of every row the query filters match; at least one filter. ${note}`,
+      parameters: [...filterRefs(resource), sharedRef('Output')],
+      body: { form: true, required: true, description: 'The new values.' },
+    }),
+    delete: operation(resource, {
+      verb: 'delete',
+      summary: `D2: delete the ${resource.collectionName} a filter matches`,
+      description: `No body: the rows the query filters match; at least one filter.${deleteRule(resource)} ${note}`,
+      parameters: [...filterRefs(resource), sharedRef('Output')],
+    }),
+  };
+}
+
 /** `{ "/res/Item": {...}, "/res/Item/{id}": {...} }` */
 export function resourcePaths(resource: SqlResource): Record<string, OpenApiObject> {
   const base = `/res/${resource.name}`;
   const labels = pathKeyLabels(resource);
   const reads = { get: readRows(resource), post: insertRows(resource) };
-  if (!labels) return { [base]: reads };
+  if (!labels) return { [base]: { ...reads, ...writesByFilter(resource) } };
   return {
     [base]: { ...reads, put: updateRows(resource), delete: deleteRows(resource) },
     [`${base}/${labels.map((l) => `{${l}}`).join('/')}`]: {

@@ -5,8 +5,9 @@
  */
 import { BadRequestError } from '../errors';
 import type { BodyRow } from '../request/types';
-import type { SqlResource } from '../resource';
+import type { SqlResource, TableRole } from '../resource';
 import { tableWithRole } from '../resource-levels';
+import { deletedAlongWith, requireLinked } from './require-links';
 import { keyFields, splitRow } from './resource-fields';
 import type { ChildRow } from './types';
 
@@ -18,6 +19,8 @@ export function planChildRows(
   purpose: ChildPurpose,
   parentIndex: number,
 ): ChildRow[] {
+  const roles = purpose === 'delete' ? deletedAlongWith(resource, 'child') : [childRoleOf(resource)];
+  requireLinked(resource, roles, `${purpose} ${resource.childRowName} rows`);
   return rows.map((row, i) => {
     const where = `${resource.childRowName} row ${i + 1}${parentIndex >= 0 ? ` of ${resource.rowName} row ${parentIndex + 1}` : ''}`;
     const split = splitRow(resource, row.values, 'child');
@@ -40,6 +43,11 @@ export function planChildRows(
     }
     return { child: split.values, extensions: split.extensions, join: split.join, key: split.key };
   });
+}
+
+/** The table that ties a child to its parent: the Child itself, or the Join of a many-to-many resource. */
+function childRoleOf(resource: SqlResource): TableRole {
+  return resource.kind === 'many-to-many' ? 'Join' : 'Child';
 }
 
 /** Many-to-many children exist already: an association names them by key, with no other child attribute. */

@@ -6,11 +6,13 @@
 import { BadRequestError } from '../errors';
 import type { BodyRow, BodyType, RawFilter, RawValue } from '../request/types';
 import type { SqlResource } from '../resource';
+import { keyLabels, tableOf } from '../resource-levels';
 import { convertValue } from './convert-value';
 import { planChildRows } from './plan-children';
 import { planFilters } from './plan-read';
+import { deletedAlongWith, requireLinked } from './require-links';
 import { fieldOf, parentKeyFields, planPathKey, splitRow } from './resource-fields';
-import type { ChildChanges, InsertRow, Key, Plan, Target, UpdateRows } from './types';
+import type { ChildChanges, InsertRow, Key, Plan, RowMatch, Target, UpdateRows } from './types';
 
 export interface WriteInput {
   readonly op: 'insert' | 'update' | 'delete';
@@ -127,6 +129,12 @@ function planFormUpdate(resource: SqlResource, input: WriteInput): Plan {
     throw new BadRequestError('bad_body', 'PUT needs a body: form fields with the new values, or XML/JSON rows');
   const split = splitRow(resource, row.values);
   const target = targetOf(resource, input, 'update');
+  if (target.kind === 'filter' && target.match.by === 'values' && !target.match.keyed && split.extensions.length > 0) {
+    throw new BadRequestError(
+      'bad_request',
+      `Resource ${resource.name} cannot update ${split.extensions.map((e) => e.table).join(', ')} fields by filter: table ${tableOf(resource, 'Parent').name} has no primary key to find those rows by`,
+    );
+  }
   return { kind: 'update', updates: [{ target, parent: split.values, extensions: split.extensions }], children: [] };
 }
 
@@ -134,7 +142,13 @@ function planDelete(resource: SqlResource, input: WriteInput): Plan {
   if (input.bodyType === 'form') {
     throw new BadRequestError('bad_body', 'DELETE takes XML or JSON rows in its body, or none; not form fields');
   }
-  if (!input.rows) return { kind: 'delete', target: targetOf(resource, input, 'delete'), children: [] };
+  const deleteParents = () =>
+    requireLinked(resource, deletedAlongWith(resource, 'parent'), `delete ${resource.rowName} rows`);
+  if (!input.rows) {
+    const target = targetOf(resource, input, 'delete');
+    deleteParents();
+    return { kind: 'delete', target, children: [] };
+  }
   const keys: Key[] = [];
   const children: ChildChanges[] = [];
   bodyRows(input).forEach((row, i) => {
@@ -143,6 +157,7 @@ function planDelete(resource: SqlResource, input: WriteInput): Plan {
     else
       children.push({ parentKey: key, mustExist: false, children: planChildRows(resource, row.children, 'delete', i) });
   });
+  if (keys.length > 0) deleteParents();
   return { kind: 'delete', target: { kind: 'keys', keys }, children };
 }
 
@@ -158,8 +173,38 @@ function targetOf(resource: SqlResource, input: WriteInput, what: 'update' | 'de
       `Refusing to ${what} every row of ${resource.name}: give a key in the path, query filters, or rows in the body`,
     );
   }
-  parentKeyFields(resource); // filtered writes address the matched rows by their key
-  return { kind: 'filter', filters: planFilters(resource, input.filters) };
+  const filters = planFilters(resource, input.filters);
+  return { kind: 'filter', filters, match: rowMatchOf(resource, what) };
+}
+
+/**
+ * D18: U2 and D2 need no key in the query. Without one, the matched rows are found by the values of the fields
+ * the query selects from the Parent table (JSON values have no equality, so they are left out).
+ */
+function rowMatchOf(resource: SqlResource, what: 'update' | 'delete'): RowMatch {
+  const parent = tableOf(resource, 'Parent');
+  if (keyLabels(resource, parent)) return { by: 'key' };
+  const fields = resource.fields.filter(
+    (f) => f.table === parent.name && f.column !== null && !/^json/i.test(f.dbType),
+  );
+  if (fields.length === 0) {
+    throw new BadRequestError(
+      'bad_request',
+      `Resource ${resource.name} cannot ${what} rows by filter: its query selects neither the primary key of ${parent.name} nor any column of it to find the rows by`,
+    );
+  }
+  const keyed = parent.primaryKey.length > 0;
+  if (!keyed && what === 'delete' && (resource.kind !== 'flat' || ownsExtensions(resource))) {
+    throw new BadRequestError(
+      'bad_request',
+      `Resource ${resource.name} cannot delete rows by filter: table ${parent.name} has no primary key to find the rows of its other tables by`,
+    );
+  }
+  return { by: 'values', labels: fields.map((f) => f.label), columns: fields.map((f) => f.column as string), keyed };
+}
+
+function ownsExtensions(resource: SqlResource): boolean {
+  return Object.values(resource.tables).some((t) => t.role === 'ParentExtension' && !t.lookup);
 }
 
 /** D1: a row to delete is identified by its key attributes; other known attributes are ignored. */

@@ -8,6 +8,7 @@ import type { RawValue } from '../request/types';
 import type { Field, ResourceTable, SqlResource, TableRole } from '../resource';
 import { fieldLevels, keyLabels, type Level, tableOf, tableWithRole } from '../resource-levels';
 import { convertValue } from './convert-value';
+import { requireWritableTable } from './require-links';
 import type { ColumnValues, ExtensionValues, Key } from './types';
 import { validateValue } from './validate-value';
 
@@ -90,9 +91,10 @@ export function splitRow(
       );
     }
     if (levels.get(label) !== level) throw wrongLevel(resource, label, level);
+    const table = resource.tables[field.table] as ResourceTable;
+    requireWritableTable(resource, table, label);
     for (const rule of resource.validations) if (rule.name === label) validateValue(rule, raw);
     const value = convertValue(field, raw, resource.dialect);
-    const table = resource.tables[field.table] as ResourceTable;
     if (table.role === mainRole[level]) main[field.column] = value;
     else if (table.role === extensionRole[level])
       extensions.set(table.name, { ...extensions.get(table.name), [field.column]: value });

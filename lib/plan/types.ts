@@ -34,10 +34,24 @@ export interface ExtensionValues {
 /** The Parent's primary-key values, in key order. */
 export type Key = readonly Param[];
 
+/**
+ * How the Parent rows that a filter matched are found in the Parent table (D18): by the key the query selects,
+ * or, when it selects none, by the values of every field the query selects from the Parent table. `keyed`: the
+ * table has a primary key, so those values are first turned into keys; without one, rows are written by value.
+ */
+export type RowMatch =
+  | { readonly by: 'key' }
+  | {
+      readonly by: 'values';
+      readonly labels: readonly string[];
+      readonly columns: readonly string[];
+      readonly keyed: boolean;
+    };
+
 /** Which parent rows a write addresses: listed keys, or the rows a filter matches (U2, D2). */
 export type Target =
   | { readonly kind: 'keys'; readonly keys: readonly Key[] }
-  | { readonly kind: 'filter'; readonly filters: readonly TypedFilter[] };
+  | { readonly kind: 'filter'; readonly filters: readonly TypedFilter[]; readonly match: RowMatch };
 
 /** A child row of a hierarchical write: Child columns, ChildExtension rows, Join columns, and its key if given. */
 export interface ChildRow {

@@ -1,5 +1,6 @@
 /**
- * An XML request body (D13) → rows: root `request`, row elements named by the resource, attributes as the
+ * An XML request body (D13) → rows: root `request`, row elements named by the resource (its row names, or its
+ * tables' names), attributes as the
  * values, kept exactly as written (entities decoded, no trimming, no number parsing). XML cannot express NULL
  * (D10), so every value is a string. Pure; must not parse XML by hand: fast-xml-parser validates and reads it.
  */
@@ -41,17 +42,23 @@ interface Element {
 
 export function parseXmlBody(text: string, names: BodyNames, shape: 'parents' | 'children'): BodyRow[] {
   const request = readRequest(text);
-  const { rowName, childRowName } = names;
-  if (shape === 'parents') return elementsIn(request, [rowName]).map((row) => parentRow(row, childRowName));
-  if (childRowName === undefined) throw noChildRows();
-  return elementsIn(request, [childRowName]).map(leafRow);
+  const rowNames = elementNames(names.rowName, names.rowTable);
+  const childNames = names.childRowName === undefined ? undefined : elementNames(names.childRowName, names.childTable);
+  if (shape === 'parents') return elementsIn(request, rowNames).map((row) => parentRow(row, childNames));
+  if (childNames === undefined) throw noChildRows();
+  return elementsIn(request, childNames).map(leafRow);
+}
+
+/** A row element is named by its row name, or by its table's name as restSQL clients write it (D13). */
+function elementNames(rowName: string, table: string | undefined): string[] {
+  return table === undefined || table === rowName ? [rowName] : [rowName, table];
 }
 
 /** In a hierarchical body, child rows are nested in their parent's element. */
-function parentRow(row: Element, childRowName: string | undefined): BodyRow {
-  if (childRowName === undefined) return leafRow(row);
+function parentRow(row: Element, childNames: readonly string[] | undefined): BodyRow {
+  if (childNames === undefined) return leafRow(row);
   const values = attributesOf(row.node);
-  const children = elementsIn(row, [childRowName]).map(leafRow);
+  const children = elementsIn(row, childNames).map(leafRow);
   return children.length === 0 ? { values } : { values, children };
 }
 

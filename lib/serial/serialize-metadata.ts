@@ -23,6 +23,10 @@ export interface ResourceMetadata {
     role: string;
     primaryKey: readonly string[];
     links: readonly { columns: readonly string[]; target: string; references: readonly string[] }[];
+    /** An extension its owner looks up many-to-one: read-only through this resource. */
+    lookup?: { owner: string; columns: readonly string[]; references: readonly string[] };
+    /** Why a link is missing: the writes that need it are refused. */
+    unlinked?: string;
   }[];
   readonly fields: readonly {
     label: string;
@@ -55,6 +59,10 @@ export function resourceMetadata(resource: SqlResource): ResourceMetadata {
       role: t.role,
       primaryKey: t.primaryKey,
       links: t.links.map((l) => ({ columns: l.columns, target: l.target, references: l.references })),
+      ...(t.lookup
+        ? { lookup: { owner: t.lookup.owner, columns: t.lookup.columns, references: t.lookup.references } }
+        : {}),
+      ...(t.unlinked ? { unlinked: t.unlinked } : {}),
     })),
     fields: resource.fields.map((f) => ({
       label: f.label,
@@ -77,7 +85,7 @@ const builder = new XMLBuilder({
   suppressBooleanAttributes: false,
 });
 
-/** Attributes for scalars (lists joined with commas), elements for tables, links and fields. */
+/** Attributes for scalars (lists joined with commas), elements for tables, links, lookups and fields. */
 export function metadataXml(meta: ResourceMetadata): string {
   const { tables, fields, ...scalars } = meta;
   const attrs = (o: object) =>
@@ -85,7 +93,11 @@ export function metadataXml(meta: ResourceMetadata): string {
   const doc = {
     metadata: {
       ...attrs(scalars),
-      table: tables.map(({ links, ...t }) => ({ ...attrs(t), link: links.map(attrs) })),
+      table: tables.map(({ links, lookup, ...t }) => ({
+        ...attrs(t),
+        link: links.map(attrs),
+        ...(lookup ? { lookup: attrs(lookup) } : {}),
+      })),
       field: fields.map(attrs),
     },
   };

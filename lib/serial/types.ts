@@ -22,4 +22,7 @@ export interface BodyNames {
   readonly collectionName: string;
   readonly childRowName?: string;
   readonly childCollectionName?: string;
+  /** The Parent's and Child's table names, which XML row elements may use instead of the row names (D13). */
+  readonly rowTable?: string;
+  readonly childTable?: string;
 }

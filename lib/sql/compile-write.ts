@@ -5,18 +5,24 @@
 import type { CompiledQuery, Param } from '../db/types';
 import type { ColumnValues } from '../plan/types';
 import type { Dialect, ResourceTable } from '../resource';
-import { keyCondition, ParamList, quoteIdentifier, quoteTable } from './dialect';
+import { keyCondition, ParamList, quoteIdentifier, quoteTable, valuesCondition } from './dialect';
 
 type Table = Pick<ResourceTable, 'schema' | 'table'>;
 
-/** Rows whose `columns` equal one of `keys` (each key lists values in `columns` order). */
+/**
+ * Rows whose `columns` equal one of `keys` (each key lists values in `columns` order). `byValue`: the values are
+ * a row's field values rather than a key, so NULL matches NULL.
+ */
 export interface Match {
   readonly columns: readonly string[];
   readonly keys: readonly (readonly Param[])[];
+  readonly byValue?: boolean;
 }
 
 function whereClause(dialect: Dialect, params: ParamList, where: readonly Match[]): string {
-  return where.map((m) => keyCondition(dialect, params, m.columns, m.keys)).join(' AND ');
+  return where
+    .map((m) => (m.byValue ? valuesCondition : keyCondition)(dialect, params, m.columns, m.keys))
+    .join(' AND ');
 }
 
 export function compileInsert(dialect: Dialect, table: Table, values: ColumnValues): CompiledQuery {

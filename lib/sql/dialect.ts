@@ -67,3 +67,24 @@ export function keyCondition(
   const left = cols.length === 1 ? (cols[0] as string) : `(${cols.join(', ')})`;
   return `${left} IN (${keys.map(tuple).join(', ')})`;
 }
+
+/**
+ * `((a = $1 AND b IS NULL) OR (...))`: rows equal to one of `rows` in every column, NULL matching NULL. Finds rows
+ * by value when there is no key to find them by (D18).
+ */
+export function valuesCondition(
+  dialect: Dialect,
+  params: ParamList,
+  columns: readonly string[],
+  rows: readonly (readonly Param[])[],
+): string {
+  const cols = columns.map((c) => quoteIdentifier(dialect, c));
+  const one = (row: readonly Param[]) =>
+    cols
+      .map((c, i) => {
+        const value = row[i] ?? null;
+        return value === null ? `${c} IS NULL` : `${c} = ${params.add(value)}`;
+      })
+      .join(' AND ');
+  return rows.length === 1 ? one(rows[0] as readonly Param[]) : `(${rows.map((r) => `(${one(r)})`).join(' OR ')})`;
+}

@@ -24,7 +24,19 @@ type Json = Record<string, any>;
 const get = (p: string, headers: Record<string, string> = {}, query = '') =>
   invoke({ method: 'GET', path: p, headers, query });
 
-const loading = ['Item', 'Loose', 'Pair', 'TeamPlayers', 'TeamTags', 'shop.Widget'];
+const loading = [
+  'Events',
+  'Item',
+  'Loose',
+  'Pair',
+  'PlayerMotto',
+  'PlayerTeam',
+  'TeamByWeight',
+  'TeamPlayers',
+  'TeamRoster',
+  'TeamTags',
+  'shop.Widget',
+];
 const browser = { accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8' };
 const links = (name: string) => ({
   res: `/res/${name}`,
@@ -102,7 +114,7 @@ describe.each(targets())('GET /res and /openapi.json on $name', (target) => {
     expect(reply.headers['content-type']).toBe('application/json');
     const { resources } = JSON.parse(reply.body);
     expect(resources.map((r: Json) => r.name)).toEqual(['Broken', ...loading]);
-    expect(resources[1]).toEqual({
+    expect(resources[2]).toEqual({
       name: 'Item',
       kind: 'flat',
       rowName: 'item',
@@ -131,15 +143,15 @@ describe.each(targets())('GET /res and /openapi.json on $name', (target) => {
     const [doc] = parseXml(reply.body).resources as Json[];
     const resources = doc?.resource as Json[];
     expect(resources.map((r) => r.name)).toEqual(['Broken', ...loading]);
-    expect(resources[4]).toMatchObject({ name: 'TeamPlayers', kind: 'one-to-many', childRowName: 'player' });
-    expect(resources[4]?.links).toEqual([links('TeamPlayers')]);
+    expect(resources[8]).toMatchObject({ name: 'TeamPlayers', kind: 'one-to-many', childRowName: 'player' });
+    expect(resources[8]?.links).toEqual([links('TeamPlayers')]);
     expect(resources[0]?.kind).toBeUndefined();
     expect(resources[0]?.error).toEqual([
       { status: '500', code: 'definition_invalid', '#text': expect.stringMatching(/Broken\.xml.*not declared/) },
     ]);
     const json = await get('/res/', {}, '_output=json');
     expect(json.headers['content-type']).toBe('application/json');
-    expect(JSON.parse(json.body).resources).toHaveLength(7);
+    expect(JSON.parse(json.body).resources).toHaveLength(loading.length + 1);
   });
 
   it('lists in HTML for a browser, with links and the broken definition’s error', async () => {
@@ -181,6 +193,15 @@ describe.each(targets())('GET /res and /openapi.json on $name', (target) => {
       [
         '/res',
         '/openapi.json',
+        '/res/Events',
+        '/res/PlayerMotto',
+        '/res/PlayerMotto/{pid}',
+        '/res/PlayerTeam',
+        '/res/PlayerTeam/{pid}',
+        '/res/TeamByWeight',
+        '/res/TeamByWeight/{team_no}',
+        '/res/TeamRoster',
+        '/res/TeamRoster/{team_no}',
         '/res/Item',
         '/res/Item/{id}',
         '/res/Loose',
@@ -201,14 +222,19 @@ describe.each(targets())('GET /res and /openapi.json on $name', (target) => {
     expect(JSON.stringify(doc.components.schemas)).not.toContain('Broken');
   });
 
-  it('gives every resource its operations; keyless Loose reads and inserts only; children only where hierarchical', async () => {
+  it('gives every resource its operations; keyless ones update and delete by filter only; children only where hierarchical', async () => {
     const doc = await openApi();
     const methods = (p: string) =>
       Object.keys(doc.paths[p])
         .filter((k) => k !== 'parameters')
         .sort();
-    for (const name of loading)
-      expect(methods(`/res/${name}`)).toEqual(name === 'Loose' ? ['get', 'post'] : ['delete', 'get', 'post', 'put']);
+    for (const name of loading) expect(methods(`/res/${name}`)).toEqual(['delete', 'get', 'post', 'put']);
+    const loose = doc.paths['/res/Loose'];
+    expect(loose.put.summary).toMatch(/^U2: /);
+    expect(Object.keys(loose.put.requestBody.content)).toEqual(['application/x-www-form-urlencoded']);
+    expect(loose.delete.summary).toMatch(/^D2: /);
+    expect(loose.delete.requestBody).toBeUndefined();
+    expect(doc.paths['/res/Events/{happened_at}']).toBeUndefined();
     expect(methods('/res/Item/{id}')).toEqual(['delete', 'get', 'put']);
     expect(methods('/res/TeamPlayers/{team_no}')).toEqual(['delete', 'get', 'post', 'put']);
     const pair = doc.paths['/res/Pair/{code}/{num}'];

@@ -67,6 +67,26 @@ describe('parseBody XML', () => {
     ]);
   });
 
+  it('takes row elements named by their table as well as by their row name (restSQL clients)', () => {
+    const names = { ...hierarchicalNames, rowTable: 'language', childTable: 'film' };
+    const text =
+      '<request><language langId="1"><film filmId="9"/><movie filmId="2"/></language><lang langId="2"/></request>';
+    expect(parseXml(text, names)).toEqual([
+      { values: { langId: '1' }, children: [{ values: { filmId: '9' } }, { values: { filmId: '2' } }] },
+      { values: { langId: '2' } },
+    ]);
+    expect(parseXml('<request><film filmId="5"/><movie filmId="6"/></request>', names, 'children')).toEqual([
+      { values: { filmId: '5' } },
+      { values: { filmId: '6' } },
+    ]);
+    expect(failure(() => parseXml('<request><film filmId="5"/></request>', names))).toEqual(
+      badBody('The XML body has an element film inside request; expected lang or language'),
+    );
+    expect(failure(() => parseXml('<request><language langId="1"/></request>', names, 'children'))).toEqual(
+      badBody('The XML body has an element language inside request; expected movie or film'),
+    );
+  });
+
   it.each<[string, string, BodyNames, Shape, string]>([
     ['an empty body', '', flatNames, 'parents', 'The XML body is empty'],
     ['a blank body', ' \n ', flatNames, 'parents', 'The XML body is empty'],

@@ -19,6 +19,7 @@ const tables = [
   'pair',
   'loose',
   'widget',
+  'event_log',
   'fan',
   'team_tag',
   'tag_ext',

@@ -1,6 +1,6 @@
 /**
  * The integration tests' own schema: every value type, an extension table, a compound key, a keyless table, a
- * CHECK and a UNIQUE constraint. One DDL list per dialect, same tables and columns.
+ * log whose resource selects no key, a CHECK and a UNIQUE constraint. One DDL list per dialect, same tables and columns.
  */
 export type TestDialect = 'postgres' | 'mysql';
 
@@ -21,6 +21,7 @@ export function testSchema(dialect: TestDialect): string[] {
     `CREATE TABLE pair (code char(3) NOT NULL, num int NOT NULL, label varchar(40), PRIMARY KEY (code, num))${engine}`,
     `CREATE TABLE loose (word varchar(20), n int)${engine}`,
     `CREATE TABLE widget (widget_id ${serial}, title varchar(60) NOT NULL)${engine}`,
+    `CREATE TABLE event_log (event_id ${serial}, happened_at ${stamp} NOT NULL, level varchar(10), message varchar(200))${engine}`,
     ...hierarchicalSchema(serial, engine),
   ];
 }
@@ -56,6 +57,10 @@ export function testData(dialect: TestDialect): string[] {
     `INSERT INTO pair (code, num, label) VALUES ('ABC', 1, 'first'), ('ABC', 2, 'second'), ('XYZ', 1, 'third')`,
     `INSERT INTO loose (word, n) VALUES ('b', 2), ('a', 1), ('a', NULL)`,
     `INSERT INTO widget (widget_id, title) VALUES (1, 'sprocket')`,
+    `INSERT INTO event_log (event_id, happened_at, level, message) VALUES
+      (1, '2024-01-01 10:00:00', 'info', 'started'), (2, '2024-01-01 10:05:00', 'warn', 'slow'),
+      (3, '2024-01-01 10:05:00', 'warn', 'slow'), (4, '2024-01-01 11:00:00', NULL, 'no level'),
+      (5, '2024-01-01 10:05:00', 'secret', 'slow')`,
     `INSERT INTO team (team_id, name) VALUES (1, 'Ants'), (2, 'Bees'), (3, 'Crows')`,
     `INSERT INTO team_ext (team_id, motto) VALUES (1, 'small but many')`,
     `INSERT INTO player (player_id, team_id, name, shirt) VALUES (1, 1, 'Ada', 7), (2, 1, 'Ben', 9), (3, 1, 'Cy', 10), (4, 2, 'Di', 1)`,

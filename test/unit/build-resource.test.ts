@@ -364,6 +364,100 @@ const built: {
       },
     },
   },
+  {
+    name: 'a many-to-one lookup: the Parent holds the foreign key to the extension, which is read-only (D4)',
+    definition: definition([
+      { name: 'book', role: 'Parent' },
+      { name: 'publisher', role: 'ParentExtension' },
+    ]),
+    catalog: {
+      columns: [
+        queryColumn('id', 'book', 'book_id', 'integer'),
+        queryColumn('publisher_id', 'publisher', 'publisher_id', 'integer'),
+        queryColumn('name', 'publisher', 'name'),
+      ],
+      tables: { book, publisher },
+    },
+    expected: {
+      tables: {
+        book: bookTable,
+        publisher: {
+          name: 'publisher',
+          schema: 'shop',
+          table: 'publisher',
+          role: 'ParentExtension',
+          primaryKey: ['publisher_id'],
+          generatedColumns: ['publisher_id'],
+          links: [],
+          lookup: { owner: 'book', columns: ['publisher_id'], references: ['publisher_id'] },
+        },
+      },
+    },
+  },
+  {
+    name: 'a Child with neither a foreign key nor a column named like the Parent key: loads, unlinked (D4)',
+    definition: definition([
+      { name: 'publisher', role: 'Parent' },
+      { name: 'book', role: 'Child' },
+    ]),
+    catalog: {
+      columns: [queryColumn('pubId', 'publisher', 'publisher_id', 'integer')],
+      tables: { publisher, book: orphanBook },
+    },
+    expected: {
+      kind: 'one-to-many',
+      tables: {
+        publisher: {
+          ...bookTable,
+          name: 'publisher',
+          table: 'publisher',
+          primaryKey: ['publisher_id'],
+          generatedColumns: ['publisher_id'],
+        },
+        book: {
+          name: 'book',
+          schema: 'shop',
+          table: 'book',
+          role: 'Child',
+          primaryKey: ['book_id'],
+          generatedColumns: [],
+          links: [],
+          unlinked:
+            'table book (Child) has no foreign key to publisher (publisher_id), and no columns named like that key',
+        },
+      },
+    },
+  },
+  {
+    name: 'an extension of a Parent without a primary key and without a foreign key: loads, unlinked (D4)',
+    definition: definition([
+      { name: 'publisher', role: 'Parent' },
+      { name: 'book', role: 'ParentExtension' },
+    ]),
+    catalog: { columns: [], tables: { publisher: { ...publisher, primaryKey: [] }, book: looseBook } },
+    expected: {
+      tables: {
+        publisher: {
+          ...bookTable,
+          name: 'publisher',
+          table: 'publisher',
+          primaryKey: [],
+          generatedColumns: ['publisher_id'],
+        },
+        book: {
+          name: 'book',
+          schema: 'shop',
+          table: 'book',
+          role: 'ParentExtension',
+          primaryKey: ['book_id'],
+          generatedColumns: [],
+          links: [],
+          unlinked:
+            'table book (ParentExtension) has no foreign key to publisher (no primary key), and no columns named like that key',
+        },
+      },
+    },
+  },
 ];
 
 const invalid: { name: string; definition: Definition; catalog: QueryCatalog; problem: string }[] = [
@@ -418,30 +512,6 @@ const invalid: { name: string; definition: Definition; catalog: QueryCatalog; pr
     }),
     catalog: { columns: [queryColumn('title', 'book', 'title')], tables: { book } },
     problem: 'validatedAttribute book_title matches no column label of the query',
-  },
-  {
-    name: 'a Child with neither a foreign key nor a column named like the Parent key',
-    definition: definition([
-      { name: 'publisher', role: 'Parent' },
-      { name: 'book', role: 'Child' },
-    ]),
-    catalog: {
-      columns: [queryColumn('pubId', 'publisher', 'publisher_id', 'integer')],
-      tables: { publisher, book: orphanBook },
-    },
-    problem: 'table book (Child) has no foreign key to publisher and no columns named like its key',
-  },
-  {
-    name: 'an extension of a Parent without a primary key and without a foreign key',
-    definition: definition([
-      { name: 'publisher', role: 'Parent' },
-      { name: 'book', role: 'ParentExtension' },
-    ]),
-    catalog: {
-      columns: [],
-      tables: { publisher: { ...publisher, primaryKey: [] }, book: looseBook },
-    },
-    problem: 'table book (ParentExtension) has no foreign key to publisher and no columns named like its key',
   },
 ];
 

@@ -25,6 +25,7 @@ type Input =
       readonly table: Table;
       readonly keyColumns: readonly string[];
       readonly keys: readonly (readonly Param[])[];
+      readonly byValue?: boolean;
     }
   | {
       readonly kind: 'selectByKey';
@@ -43,7 +44,9 @@ function compile(dialect: Dialect, input: Input): CompiledQuery {
     case 'update':
       return compileUpdate(dialect, input.table, input.values, [{ columns: input.keyColumns, keys: input.keys }]);
     case 'delete':
-      return compileDelete(dialect, input.table, [{ columns: input.keyColumns, keys: input.keys }]);
+      return compileDelete(dialect, input.table, [
+        { columns: input.keyColumns, keys: input.keys, byValue: input.byValue },
+      ]);
     case 'selectByKey':
       return compileSelectWhere(dialect, input.table, input.columns, [{ columns: input.keyColumns, keys: input.keys }]);
   }
@@ -376,6 +379,33 @@ const cases: { name: string; input: Input; postgres: CompiledQuery; mysql: Compi
     input: { kind: 'delete', table: book, keyColumns: ['book_id'], keys: [['7']] },
     postgres: { text: 'DELETE FROM "shop"."book" WHERE "book_id" = $1', params: ['7'] },
     mysql: { text: 'DELETE FROM `shop`.`book` WHERE `book_id` = ?', params: ['7'] },
+  },
+  {
+    name: 'delete by value: NULL matches NULL (rows without a key, D18)',
+    input: { kind: 'delete', table: book, keyColumns: ['title', 'price'], keys: [['a', null]], byValue: true },
+    postgres: { text: 'DELETE FROM "shop"."book" WHERE "title" = $1 AND "price" IS NULL', params: ['a'] },
+    mysql: { text: 'DELETE FROM `shop`.`book` WHERE `title` = ? AND `price` IS NULL', params: ['a'] },
+  },
+  {
+    name: 'delete by several rows of values',
+    input: {
+      kind: 'delete',
+      table: book,
+      keyColumns: ['title', 'price'],
+      keys: [
+        ['a', '1'],
+        [null, '2'],
+      ],
+      byValue: true,
+    },
+    postgres: {
+      text: 'DELETE FROM "shop"."book" WHERE (("title" = $1 AND "price" = $2) OR ("title" IS NULL AND "price" = $3))',
+      params: ['a', '1', '2'],
+    },
+    mysql: {
+      text: 'DELETE FROM `shop`.`book` WHERE ((`title` = ? AND `price` = ?) OR (`title` IS NULL AND `price` = ?))',
+      params: ['a', '1', '2'],
+    },
   },
   {
     name: 'delete by several keys',

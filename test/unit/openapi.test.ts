@@ -53,13 +53,14 @@ describe('buildOpenApi', () => {
     );
   });
 
-  it('addresses rows by the Parent key in key order, typed; without a selected key, reads and inserts only', () => {
+  it('addresses rows by the Parent key in key order, typed; without a selected key, no key path but U2 and D2', () => {
     const edition = doc.paths['/res/Edition/{isbn}/{editionNo}'];
     expect(edition.parameters.map((p: Json) => [p.name, p.in, p.schema])).toEqual([
       ['isbn', 'path', { type: 'string' }],
       ['editionNo', 'path', { type: 'integer' }],
     ]);
-    expect(Object.keys(doc.paths['/res/Log'])).toEqual(['get', 'post']);
+    expect(Object.keys(doc.paths['/res/Log'])).toEqual(['get', 'post', 'put', 'delete']);
+    expect(doc.paths['/res/Log'].put.summary).toBe('U2: update the rows a filter matches');
     expect(Object.keys(doc.paths).filter((p) => p.startsWith('/res/Log/'))).toEqual([]);
     expect(Object.keys(doc.paths['/res/shop.Book/{id}']).sort()).toEqual(['delete', 'get', 'parameters', 'put']);
     expect(Object.keys(doc.paths['/res/Lang/{langId}']).sort()).toEqual(['delete', 'get', 'parameters', 'post', 'put']);

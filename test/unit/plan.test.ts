@@ -7,20 +7,62 @@ import { planWrite, type WriteInput } from '../../lib/plan/plan-write';
 import { parentKeyFields, planPathKey, splitRow } from '../../lib/plan/resource-fields';
 import type { Plan } from '../../lib/plan/types';
 import type { ParsedQuery, RawValue } from '../../lib/request/types';
-import type { Dialect, SqlResource } from '../../lib/resource';
+import type { Dialect, ResourceTable, SqlResource } from '../../lib/resource';
 import {
   bookResource,
   dialects,
   type ExpectedError,
   editionResource,
+  field,
   languageResource,
   logResource,
   serviceErrorOf,
+  table,
 } from './fixtures';
 
 type Make = (dialect: Dialect) => SqlResource;
 
 const bookFields = 'id, title, price, published, summary, titleLength';
+
+/** Rows of Log are found by every selected field but the JSON one (D18); log has a key to turn them into. */
+const logMatch = {
+  by: 'values',
+  labels: ['message', 'at', 'raw', 'level'],
+  columns: ['message', 'at', 'raw', 'level'],
+  keyed: true,
+} as const;
+
+/** Book whose extension is a publisher that book looks up many-to-one (D4). */
+function lookupResource(dialect: Dialect): SqlResource {
+  const book = bookResource(dialect);
+  return {
+    ...book,
+    tables: {
+      book: book.tables.book as ResourceTable,
+      publisher: {
+        ...table('publisher', 'ParentExtension', ['publisher_id']),
+        lookup: { owner: 'book', columns: ['publisher_id'], references: ['publisher_id'] },
+      },
+    },
+    fields: [...book.fields.slice(0, 2), field('publisherName', 'string', 'publisher', 'name')],
+  };
+}
+
+const unlinkedText =
+  'table book_detail (ParentExtension) has no foreign key to book (book_id), and no columns named like that key';
+
+/** Book whose extension has no link the catalog shows. */
+function unlinkedResource(dialect: Dialect): SqlResource {
+  const book = bookResource(dialect);
+  const detail = book.tables.book_detail as ResourceTable;
+  return { ...book, tables: { ...book.tables, book_detail: { ...detail, links: [], unlinked: unlinkedText } } };
+}
+
+function unlinkedChild(resource: SqlResource): SqlResource {
+  const film = resource.tables.film as ResourceTable;
+  const unlinked = 'table film (Child) has no foreign key to language';
+  return { ...resource, tables: { ...resource.tables, film: { ...film, links: [], unlinked } } };
+}
 
 // ---------------------------------------------------------------------------------------------------------------
 // Reads (R1, R2)
@@ -535,6 +577,68 @@ const writes: { name: string; resource: Make; input: WriteInput; postgres: Plan;
     },
   },
   {
+    name: 'D2 on a resource whose query does not select the key: rows found by the selected values, then by key',
+    resource: logResource,
+    input: { op: 'delete', pathKeys: [], filters: [{ name: 'level', op: 'gt', value: '3' }] },
+    postgres: {
+      kind: 'delete',
+      target: { kind: 'filter', filters: [{ label: 'level', op: 'gt', value: '3' }], match: logMatch },
+      children: [],
+    },
+    mysql: {
+      kind: 'delete',
+      target: { kind: 'filter', filters: [{ label: 'level', op: 'gt', value: 3n }], match: logMatch },
+      children: [],
+    },
+  },
+  {
+    name: 'U2 on a resource whose query does not select the key',
+    resource: logResource,
+    input: {
+      op: 'update',
+      pathKeys: [],
+      filters: [{ name: 'message', op: 'eq', value: 'x' }],
+      ...form({ level: '1' }),
+    },
+    postgres: {
+      kind: 'update',
+      children: [],
+      updates: [
+        {
+          target: { kind: 'filter', filters: [{ label: 'message', op: 'eq', value: 'x' }], match: logMatch },
+          parent: { level: '1' },
+          extensions: [],
+        },
+      ],
+    },
+    mysql: {
+      kind: 'update',
+      children: [],
+      updates: [
+        {
+          target: { kind: 'filter', filters: [{ label: 'message', op: 'eq', value: 'x' }], match: logMatch },
+          parent: { level: 1n },
+          extensions: [],
+        },
+      ],
+    },
+  },
+  {
+    name: 'U3 of the Parent fields of a resource with a many-to-one lookup',
+    resource: lookupResource,
+    input: { op: 'update', pathKeys: ['1'], filters: [], ...form({ title: 'T' }) },
+    postgres: {
+      kind: 'update',
+      children: [],
+      updates: [{ target: { kind: 'keys', keys: [['1']] }, parent: { title: 'T' }, extensions: [] }],
+    },
+    mysql: {
+      kind: 'update',
+      children: [],
+      updates: [{ target: { kind: 'keys', keys: [[1n]] }, parent: { title: 'T' }, extensions: [] }],
+    },
+  },
+  {
     name: 'U2: form values for the rows a filter matches',
     resource: bookResource,
     input: {
@@ -548,7 +652,7 @@ const writes: { name: string; resource: Make; input: WriteInput; postgres: Plan;
       children: [],
       updates: [
         {
-          target: { kind: 'filter', filters: [{ label: 'price', op: 'gt', value: '10' }] },
+          target: { kind: 'filter', filters: [{ label: 'price', op: 'gt', value: '10' }], match: { by: 'key' } },
           parent: { price: '9.99' },
           extensions: [{ table: 'book_detail', values: { summary: 'cheap' } }],
         },
@@ -559,7 +663,7 @@ const writes: { name: string; resource: Make; input: WriteInput; postgres: Plan;
       children: [],
       updates: [
         {
-          target: { kind: 'filter', filters: [{ label: 'price', op: 'gt', value: '10' }] },
+          target: { kind: 'filter', filters: [{ label: 'price', op: 'gt', value: '10' }], match: { by: 'key' } },
           parent: { price: '9.99' },
           extensions: [{ table: 'book_detail', values: { summary: 'cheap' } }],
         },
@@ -644,12 +748,20 @@ const writes: { name: string; resource: Make; input: WriteInput; postgres: Plan;
     postgres: {
       kind: 'delete',
       children: [],
-      target: { kind: 'filter', filters: [{ label: 'title', op: 'like', value: 'Old%', text: false }] },
+      target: {
+        kind: 'filter',
+        filters: [{ label: 'title', op: 'like', value: 'Old%', text: false }],
+        match: { by: 'key' },
+      },
     },
     mysql: {
       kind: 'delete',
       children: [],
-      target: { kind: 'filter', filters: [{ label: 'title', op: 'like', value: 'Old%', text: false }] },
+      target: {
+        kind: 'filter',
+        filters: [{ label: 'title', op: 'like', value: 'Old%', text: false }],
+        match: { by: 'key' },
+      },
     },
   },
   {
@@ -820,6 +932,47 @@ const badWrites: { name: string; resource: Make; input: WriteInput; error: Expec
     },
   },
   {
+    name: 'U3 of a field that the Parent only looks up (many-to-one): read-only',
+    resource: lookupResource,
+    input: { op: 'update', pathKeys: ['1'], filters: [], ...form({ title: 'T', publisherName: 'P' }) },
+    error: {
+      status: 400,
+      code: 'read_only_field',
+      message:
+        'Field publisherName of resource shop.Book is read-only: it belongs to publisher, which book looks up many-to-one (book.publisher_id → publisher.publisher_id); change it through a resource of publisher',
+    },
+  },
+  {
+    name: 'C1 of a field of an extension whose link the catalog does not show',
+    resource: unlinkedResource,
+    input: { op: 'insert', pathKeys: [], filters: [], ...form({ title: 'T', summary: 'S' }) },
+    error: {
+      status: 400,
+      code: 'unlinked_table',
+      message: `Resource shop.Book cannot write field summary: ${unlinkedText}`,
+    },
+  },
+  {
+    name: 'D3 needs the link of every extension, whose rows go with the parent',
+    resource: unlinkedResource,
+    input: { op: 'delete', pathKeys: ['1'], filters: [] },
+    error: {
+      status: 400,
+      code: 'unlinked_table',
+      message: `Resource shop.Book cannot delete book rows: ${unlinkedText}`,
+    },
+  },
+  {
+    name: 'C3 needs the link of the Child to the Parent',
+    resource: (dialect: Dialect) => unlinkedChild(languageResource(dialect)),
+    input: { op: 'insert', pathKeys: ['1'], filters: [], bodyType: 'json', rows: [{ values: { title: 'x' } }] },
+    error: {
+      status: 400,
+      code: 'unlinked_table',
+      message: 'Resource Lang cannot insert movie rows: table film (Child) has no foreign key to language',
+    },
+  },
+  {
     name: 'U2 without filters: filter_required (D18)',
     resource: bookResource,
     input: { op: 'update', pathKeys: [], filters: [], ...form({ price: '1' }) },
@@ -911,16 +1064,6 @@ const badWrites: { name: string; resource: Make; input: WriteInput; error: Expec
       status: 400,
       code: 'filter_required',
       message: 'Refusing to delete every row of shop.Book: give a key in the path, query filters, or rows in the body',
-    },
-  },
-  {
-    name: 'D2 on a resource whose query does not select the key',
-    resource: logResource,
-    input: { op: 'delete', pathKeys: [], filters: [{ name: 'level', op: 'gt', value: '3' }] },
-    error: {
-      status: 400,
-      code: 'bad_request',
-      message: 'Resource Log cannot address rows by key: its query does not select the primary key of log',
     },
   },
   {
