@@ -48,7 +48,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   const onLambda = Boolean(env.AWS_LAMBDA_FUNCTION_NAME) && !env.IS_OFFLINE;
   return Object.freeze({
-    definitionsDir: path.resolve(env.DEFINITIONS_DIR || defaultDefinitionsDir()),
+    definitionsDir: path.resolve(env.DEFINITIONS_DIR || defaultDefinitionsDir(env)),
     definitionsS3: env.DEFINITIONS_S3 || undefined,
     definitionsTtlS: nonNegativeInt(env, 'DEFINITIONS_TTL_S', 60),
     s3Endpoint: env.S3_ENDPOINT || undefined,
@@ -64,13 +64,15 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
 }
 
 /**
- * The bundled definitions folder: beside the project root in a checkout, or `definitions/` in the Lambda
- * package (serverless.yml includes it), which is the task root.
+ * The bundled definitions folder. On Lambda it is `definitions/` in the package (serverless.yml includes it),
+ * which is the task root. serverless-offline sets LAMBDA_TASK_ROOT to /var/task too, which does not exist
+ * locally, and runs the handlers bundled into .esbuild/, so neither that nor __dirname finds the folder; its
+ * working directory is the project folder. In a checkout (tests, scripts) it is beside the project root.
  */
-function defaultDefinitionsDir(): string {
-  return process.env.LAMBDA_TASK_ROOT
-    ? path.join(process.env.LAMBDA_TASK_ROOT, 'definitions')
-    : path.resolve(__dirname, '..', 'definitions');
+function defaultDefinitionsDir(env: NodeJS.ProcessEnv): string {
+  if (env.IS_OFFLINE) return path.resolve('definitions');
+  if (env.LAMBDA_TASK_ROOT) return path.join(env.LAMBDA_TASK_ROOT, 'definitions');
+  return path.resolve(__dirname, '..', 'definitions');
 }
 
 let cached: Config | undefined;

@@ -121,7 +121,7 @@ export const errorCatalog: readonly { code: string; status: number; when: string
   {
     code: 'database_unconfigured',
     status: 500,
-    when: 'DATABASE_URL is missing, not a URL, or not postgres:// / mysql://',
+    when: 'no database URL applies, it is not postgres:// / mysql://, or its database does not exist on the server',
   },
   { code: 'database_unreachable', status: 500, when: 'the database cannot be reached (driver message :: SQL)' },
   { code: 'database_error', status: 500, when: 'any other database error (driver message :: SQL)' },

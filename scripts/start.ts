@@ -1,15 +1,17 @@
 /**
  * `npm start`: runs the service locally with serverless-offline at http://localhost:{PORT}/res/ (D22).
- * Without DATABASE_URL it starts an in-memory PGlite seeded with the demo bookstore and serves it over the
- * PostgreSQL wire protocol, so the handlers use the same postgres.js path as in production. With DATABASE_URL
- * it uses that database as it is (no seeding). It never prints a password.
+ * Without any database variable it starts an in-memory PGlite seeded with the demo bookstore and serves it over
+ * the PostgreSQL wire protocol, so the handlers use the same postgres.js path as in production. With
+ * DATABASE_URL or any DATABASE_URL_<NAME> it uses the databases they name as they are (no seeding, no PGlite).
+ * It never prints a password.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import postgres from 'postgres';
-import { maskUrl, seedDemo } from './demo/seed';
+import { maskUrl } from '../lib/db/mask-url';
+import { seedDemo } from './demo/seed';
 import { startPgliteServer } from './pglite-server';
 
 const ROOT = path.resolve(__dirname, '..');
@@ -18,8 +20,10 @@ const MAX_CONNECTIONS = 100;
 const STOP_GRACE_MS = 10_000;
 
 interface LocalDatabase {
-  readonly url: string;
-  readonly description: string;
+  /** Variables the handlers need on top of the environment npm start was given. */
+  readonly env: Readonly<Record<string, string>>;
+  /** The banner's lines about the database(s). */
+  readonly description: readonly string[];
   stop(): Promise<void>;
 }
 
@@ -51,7 +55,11 @@ export async function startEmbeddedDatabase(): Promise<LocalDatabase> {
     await stop();
     throw error;
   }
-  return { url, description: `the demo bookstore in PGlite (in memory) at ${url}`, stop };
+  return {
+    env: { DATABASE_URL: url },
+    description: [`Database: the demo bookstore in PGlite (in memory) at ${url}`],
+    stop,
+  };
 }
 
 function freePort(): Promise<number> {
@@ -78,7 +86,7 @@ function printBanner(port: number, database: LocalDatabase): void {
   const lines = [
     '',
     `  Relational Resource Service: ${base}/res/`,
-    `  Database: ${database.description}`,
+    ...database.description.map((line) => `  ${line}`),
     '',
     '  Try:',
     `    curl ${base}/res/Publisher`,
@@ -106,18 +114,30 @@ function pipeThrough(stream: NodeJS.ReadableStream, out: NodeJS.WritableStream, 
 
 function spawnOffline(env: NodeJS.ProcessEnv): ChildProcess {
   const bin = path.join(ROOT, 'node_modules', '.bin', process.platform === 'win32' ? 'serverless.cmd' : 'serverless');
-  // --localEnvironment: the handlers see the whole environment (DATABASE_URL_<NAME>, DB_POOL_SIZE, ...), not
-  // only the variables serverless.yml declares.
-  const args = ['offline', 'start', '--localEnvironment'];
-  return spawn(bin, args, { cwd: ROOT, env, stdio: ['inherit', 'pipe', 'pipe'] });
+  // serverless.yml gives the handlers the whole environment (localEnvironment), as when offline runs directly
+  return spawn(bin, ['offline', 'start'], { cwd: ROOT, env, stdio: ['inherit', 'pipe', 'pipe'] });
 }
 
+/** DATABASE_URL and every DATABASE_URL_<NAME> with a value: the databases the handlers will use. */
+function givenDatabases(env: NodeJS.ProcessEnv): [string, string][] {
+  return Object.entries(env)
+    .filter((entry): entry is [string, string] => /^DATABASE_URL(_.+)?$/.test(entry[0]) && Boolean(entry[1]))
+    .sort(([a], [b]) => a.localeCompare(b));
+}
+
+/**
+ * The embedded demo only when no database variable is set: with just DATABASE_URL_<NAME>, serving PGlite as
+ * DATABASE_URL would answer for databases the user did not mean.
+ */
 async function openDatabase(): Promise<LocalDatabase> {
-  const url = process.env.DATABASE_URL;
-  if (!url) return startEmbeddedDatabase();
-  const masked = maskUrl(url);
-  console.log(`Using DATABASE_URL ${masked} as it is (not seeded; npm run demo:seed -- <url> loads the demo).`);
-  return { url, description: `DATABASE_URL ${masked}`, stop: async () => {} };
+  const given = givenDatabases(process.env);
+  if (given.length === 0) return startEmbeddedDatabase();
+  const width = Math.max(...given.map(([name]) => name.length));
+  const lines = given.map(([name, url]) => `  ${name.padEnd(width)}  ${maskUrl(url)}`);
+  console.log('Using the databases as they are (not seeded; npm run demo:seed -- <url> loads the demo).');
+  const rule =
+    'A definition with <database default="x"> uses DATABASE_URL_X, else database x on the server of DATABASE_URL.';
+  return { env: {}, description: ['Databases:', ...lines, rule], stop: async () => {} };
 }
 
 /** Stops the child on Ctrl-C / SIGTERM (a second signal kills it), then the database; exits with the child. */
@@ -156,7 +176,7 @@ async function main(): Promise<void> {
     SLS_NOTIFICATIONS_MODE: 'off',
     PORT: String(port),
     LAMBDA_PORT: String(await freePort()),
-    DATABASE_URL: database.url,
+    ...database.env,
     DEFINITIONS_DIR: definitionsDir,
   });
   let announced = false;

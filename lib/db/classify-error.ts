@@ -7,7 +7,7 @@ import type { Dialect } from '../resource';
 import { inlineParams } from './inline-params';
 import type { CompiledQuery } from './types';
 
-type Kind = 'unreachable' | 'unique' | 'foreign_key' | 'bad_value' | 'other';
+type Kind = 'unreachable' | 'missing_database' | 'unique' | 'foreign_key' | 'bad_value' | 'other';
 
 /** Network-level failures of either driver: the database cannot be reached (spec 7). */
 const unreachableCodes = new Set([
@@ -33,6 +33,7 @@ const postgresStates: Record<string, Kind> = {
   '08006': 'unreachable', // connection_failure
   '57P01': 'unreachable', // admin_shutdown
   '57P03': 'unreachable', // cannot_connect_now (starting up)
+  '3D000': 'missing_database', // invalid_catalog_name: the database the URL names does not exist
   '23505': 'unique', // unique_violation
   '23503': 'foreign_key', // foreign_key_violation
   '23502': 'bad_value', // not_null_violation
@@ -59,7 +60,7 @@ const mysqlErrnos: Record<number, Kind> = {
   3819: 'bad_value', // ER_CHECK_CONSTRAINT_VIOLATED (MySQL)
   4025: 'bad_value', // ER_CONSTRAINT_FAILED (MariaDB CHECK)
   1045: 'unreachable', // ER_ACCESS_DENIED_ERROR: cannot log in
-  1049: 'unreachable', // ER_BAD_DB_ERROR: unknown database
+  1049: 'missing_database', // ER_BAD_DB_ERROR: the database the URL names does not exist
   1040: 'unreachable', // ER_CON_COUNT_ERROR: too many connections
 };
 
@@ -98,6 +99,9 @@ export function classifyDbError(
   switch (kindOf(dialect, err)) {
     case 'unreachable':
       return new DatabaseError('database_unreachable', `${message} :: ${statement}`);
+    case 'missing_database':
+      // a configuration error, not the definition's: resolve-resource names the variable that fixes it
+      return new DatabaseError('database_unconfigured', `${message} :: ${statement}`);
     case 'unique':
       return new ConflictError('unique_violation', `Conflict: ${message}`);
     case 'foreign_key':

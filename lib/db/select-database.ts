@@ -5,20 +5,35 @@
 import type { Config } from '../config';
 import { DatabaseError } from '../errors';
 import type { Dialect } from '../resource';
+import { databaseOf, maskServer, maskUrl } from './mask-url';
 import type { ConnectOptions } from './postgres-database';
 import type { Database } from './types';
 
-/** The URL for database X: DATABASE_URL_X, else DATABASE_URL with its database part replaced by X. Pure. */
-export function databaseUrlFor(config: Pick<Config, 'databaseUrl' | 'databaseUrls'>, database?: string): string {
+/** The connection D5 chose for database X: its URL, the variable it came from, whether X replaced its database. */
+interface DatabaseChoice {
+  readonly url: string;
+  /** `DATABASE_URL_X` or `DATABASE_URL`. */
+  readonly variable: string;
+  /** True when the URL is DATABASE_URL with its database part replaced by X. */
+  readonly replaced: boolean;
+}
+
+/** `DATABASE_URL_X` for database X: upper-cased, any character outside A-Z0-9 turned into `_`. */
+function variableFor(database: string): string {
+  return `DATABASE_URL_${database.toUpperCase().replace(/[^A-Z0-9]/g, '_')}`;
+}
+
+/** D5: DATABASE_URL_X, else DATABASE_URL with its database part replaced by X. Pure. */
+function chooseDatabase(config: Pick<Config, 'databaseUrl' | 'databaseUrls'>, database?: string): DatabaseChoice {
   if (database) {
-    const envName = database.toUpperCase().replace(/[^A-Z0-9]/g, '_');
-    const specific = config.databaseUrls[envName];
-    if (specific) return specific;
+    const variable = variableFor(database);
+    const specific = config.databaseUrls[variable.slice('DATABASE_URL_'.length)];
+    if (specific) return { url: specific, variable, replaced: false };
   }
   if (!config.databaseUrl) {
     throw new DatabaseError('database_unconfigured', 'No database is configured: set DATABASE_URL (see README)');
   }
-  if (!database) return config.databaseUrl;
+  if (!database) return { url: config.databaseUrl, variable: 'DATABASE_URL', replaced: false };
   let url: URL;
   try {
     url = new URL(config.databaseUrl);
@@ -29,7 +44,29 @@ export function databaseUrlFor(config: Pick<Config, 'databaseUrl' | 'databaseUrl
     );
   }
   url.pathname = `/${encodeURIComponent(database)}`;
-  return url.toString();
+  return { url: url.toString(), variable: 'DATABASE_URL', replaced: true };
+}
+
+/** The URL for database X (D5). Pure. */
+export function databaseUrlFor(config: Pick<Config, 'databaseUrl' | 'databaseUrls'>, database?: string): string {
+  return chooseDatabase(config, database).url;
+}
+
+/**
+ * What to tell the user when the database a resource uses does not exist on its server: a configuration
+ * error, so the sentence names the variable that fixes it. Never shows a password. Pure.
+ */
+export function explainMissingDatabase(
+  config: Pick<Config, 'databaseUrl' | 'databaseUrls'>,
+  resource: string,
+  database?: string,
+): string {
+  const { url, variable, replaced } = chooseDatabase(config, database);
+  if (database && replaced) {
+    return `Resource ${resource} selects database ${database}, which does not exist on the server of DATABASE_URL (${maskServer(url)}); create it there, or set ${variableFor(database)} to the URL of the database to use`;
+  }
+  const uses = database ? `selects database ${database} through` : 'uses';
+  return `Resource ${resource} ${uses} ${variable} (${maskUrl(url)}), whose database ${databaseOf(url)} does not exist on that server; create it, or set ${variable} to the URL of an existing database`;
 }
 
 export function dialectOf(url: string): Dialect {

@@ -5,7 +5,7 @@
  * failed load is not cached, so a database that comes back is picked up by the next request (D20).
  */
 import type { Config } from '../config';
-import { selectDatabase } from '../db/select-database';
+import { explainMissingDatabase, selectDatabase } from '../db/select-database';
 import type { Database } from '../db/types';
 import { DatabaseError, DefinitionError, DefinitionsUnreachableError } from '../errors';
 import type { SqlResource } from '../resource';
@@ -103,6 +103,13 @@ async function load(config: Config, stored: StoredDefinition): Promise<ResolvedR
       // an unreachable database stays a 500 of its own (D20); any other failure here is the definition's (D1)
       if (error instanceof DatabaseError && error.code === 'database_error') {
         throw new DefinitionError(stored.location, `its query fails on the database: ${error.message}`);
+      }
+      // selectDatabase has found a URL, so describe's database_unconfigured means its database does not exist
+      if (error instanceof DatabaseError && error.code === 'database_unconfigured') {
+        throw new DatabaseError(
+          'database_unconfigured',
+          explainMissingDatabase(config, stored.name, definition.database),
+        );
       }
       throw error;
     });

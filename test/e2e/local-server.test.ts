@@ -2,55 +2,28 @@
  * The product's first impression, end to end: `npm start` (scripts/start.ts: embedded PGlite seeded with the
  * demo, serverless-offline with our handlers) on a free port, exercised over real HTTP as a user would.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
-import net from 'node:net';
 import path from 'node:path';
+import { freePort, type LocalProcess, root, serviceEnv, startProcess } from '../support/local-process';
 
-const root = path.resolve(__dirname, '..', '..');
-let server: ChildProcess;
+let server: LocalProcess;
 let base = '';
 let output = '';
-
-async function freePort(): Promise<number> {
-  const probe = net.createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as net.AddressInfo;
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}
 
 beforeAll(async () => {
   const port = await freePort();
   base = `http://localhost:${port}`;
-  const env = { ...process.env, PORT: String(port), DATABASE_URL: '', DEFINITIONS_DIR: '', NODE_OPTIONS: '' };
-  server = spawn(path.join(root, 'node_modules', '.bin', 'tsx'), ['scripts/start.ts'], {
-    cwd: root,
-    env,
-    detached: true,
-  });
-  server.stdout?.on('data', (chunk: Buffer) => {
-    output += chunk.toString();
-  });
-  server.stderr?.on('data', (chunk: Buffer) => {
-    output += chunk.toString();
-  });
-  const deadline = Date.now() + 120_000;
-  while (!output.includes('Stop with Ctrl-C') && Date.now() < deadline && server.exitCode === null) {
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-  if (!output.includes('Stop with Ctrl-C')) throw new Error(`npm start did not become ready:\n${output}`);
+  const tsx = path.join(root, 'node_modules', '.bin', 'tsx');
+  server = await startProcess(tsx, ['scripts/start.ts'], serviceEnv({ PORT: String(port) }), 'Stop with Ctrl-C');
+  output = server.output();
 }, 130_000);
 
-afterAll(async () => {
-  if (server?.pid && server.exitCode === null) {
-    const exited = new Promise((resolve) => server.once('exit', resolve));
-    process.kill(-server.pid, 'SIGTERM');
-    await exited;
-  }
-});
+afterAll(() => server?.stop());
 
-it('prints the base URL and example requests', () => {
+it('prints the base URL, the embedded demo database and example requests', () => {
   expect(output).toContain(`${base}/res/`);
+  expect(output).toMatch(
+    /Database: the demo bookstore in PGlite \(in memory\) at postgres:\/\/postgres@127\.0\.0\.1:\d+\/bookstore/,
+  );
   expect(output).toMatch(/curl .*\/res\/Publisher/);
 });
 

@@ -1,10 +1,13 @@
 /**
  * Table tests of configuration (D22) and database selection (D5): readConfig over explicit environments,
- * databaseUrlFor and dialectOf. Pure: no connection is made.
+ * databaseUrlFor, the missing-database sentence, dialectOf and URL masking. Pure: no connection is made.
  */
+import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { type Config, readConfig } from '../../lib/config';
-import { databaseUrlFor, dialectOf } from '../../lib/db/select-database';
+import { databaseOf, maskServer, maskUrl } from '../../lib/db/mask-url';
+import { databaseUrlFor, dialectOf, explainMissingDatabase } from '../../lib/db/select-database';
 import { serviceErrorOf } from './fixtures';
 
 const bundledDefinitions = path.resolve(__dirname, '..', '..', 'definitions');
@@ -88,12 +91,31 @@ describe('readConfig', () => {
       expected: defaults,
     },
     {
+      name: 'on Lambda the bundled definitions are in the task root',
+      env: { AWS_LAMBDA_FUNCTION_NAME: 'rrs-get', LAMBDA_TASK_ROOT: '/var/task' },
+      expected: { ...defaults, definitionsDir: '/var/task/definitions', poolSize: 2 },
+    },
+    {
       name: 'an explicit pool size wins on Lambda',
       env: { AWS_LAMBDA_FUNCTION_NAME: 'rrs-get', DB_POOL_SIZE: '4' },
       expected: { ...defaults, poolSize: 4 },
     },
   ] as { name: string; env: NodeJS.ProcessEnv; expected: Config }[])('$name', ({ env, expected }) => {
     expect(readConfig(env)).toEqual(expected);
+  });
+
+  it('under serverless-offline (LAMBDA_TASK_ROOT=/var/task) the definitions are in the working directory', () => {
+    const cwd = process.cwd();
+    const project = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'rrs-offline-')));
+    try {
+      process.chdir(project);
+      const env = { AWS_LAMBDA_FUNCTION_NAME: 'rrs-get', IS_OFFLINE: 'true', LAMBDA_TASK_ROOT: '/var/task' };
+      expect(readConfig(env).definitionsDir).toBe(path.join(project, 'definitions'));
+      expect(readConfig({ ...env, DEFINITIONS_DIR: '/srv/defs' }).definitionsDir).toBe('/srv/defs');
+    } finally {
+      process.chdir(cwd);
+      rmSync(project, { recursive: true });
+    }
   });
 
   it('is frozen, and so are its database URLs', () => {
@@ -190,6 +212,60 @@ describe('databaseUrlFor (D5)', () => {
       code: 'database_unconfigured',
       message: 'No database is configured: set DATABASE_URL (see README)',
     });
+  });
+});
+
+describe('explainMissingDatabase: the database a resource uses does not exist on its server', () => {
+  it.each([
+    {
+      name: 'database X on the server of DATABASE_URL: names DATABASE_URL_X as the fix, never the password',
+      config: config('postgres://u:secret@h:5432/mydb?sslmode=require'),
+      database: 'bookstore',
+      expected:
+        'Resource Book selects database bookstore, which does not exist on the server of DATABASE_URL (postgres://u:***@h:5432); create it there, or set DATABASE_URL_BOOKSTORE to the URL of the database to use',
+    },
+    {
+      name: 'DATABASE_URL_X was the URL used: names that variable and its database',
+      config: config('postgres://u@h/mydb', { BOOK_STORE: 'mysql://root:secret@m:3306/my_copy' }),
+      database: 'book-store',
+      expected:
+        'Resource Book selects database book-store through DATABASE_URL_BOOK_STORE (mysql://root:***@m:3306/my_copy), whose database my_copy does not exist on that server; create it, or set DATABASE_URL_BOOK_STORE to the URL of an existing database',
+    },
+    {
+      name: 'no <database>: DATABASE_URL as it is',
+      config: config('postgres://u@h:5432/mydb'),
+      database: undefined,
+      expected:
+        'Resource Book uses DATABASE_URL (postgres://u@h:5432/mydb), whose database mydb does not exist on that server; create it, or set DATABASE_URL to the URL of an existing database',
+    },
+  ])('$name', ({ config, database, expected }) => {
+    expect(explainMissingDatabase(config, 'Book', database)).toBe(expected);
+  });
+});
+
+describe('masking database URLs', () => {
+  it.each([
+    { url: 'postgres://u:p%40ss@h:5432/db?sslmode=require', masked: 'postgres://u:***@h:5432/db?sslmode=require' },
+    { url: 'mysql://root@h/db', masked: 'mysql://root@h/db' },
+    { url: 'postgres://h/db?password=pw&sslkey=/k.pem', masked: 'postgres://h/db?password=***&sslkey=***' },
+    { url: 'not a url', masked: '(a URL that does not parse)' },
+  ])('maskUrl($url)', ({ url, masked }) => {
+    expect(maskUrl(url)).toBe(masked);
+  });
+
+  it.each([
+    { url: 'postgres://u:pw@h:5432/db?password=pw', server: 'postgres://u:***@h:5432' },
+    { url: 'mysql://h/db', server: 'mysql://h' },
+  ])('maskServer($url)', ({ url, server }) => {
+    expect(maskServer(url)).toBe(server);
+  });
+
+  it.each([
+    { url: 'postgres://h/my%20db', database: 'my db' },
+    { url: 'mysql://h:3306', database: '' },
+    { url: 'postgres://h/50%', database: '50%' },
+  ])('databaseOf($url)', ({ url, database }) => {
+    expect(databaseOf(url)).toBe(database);
   });
 });
 

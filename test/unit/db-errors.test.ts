@@ -201,6 +201,29 @@ const classified: {
       message: `Access denied for user 'u'@'h' :: ${mySql}`,
     },
   },
+  // the database the URL names does not exist: a configuration error (resolve-resource names the variable)
+  {
+    name: 'postgres SQLSTATE 3D000 invalid_catalog_name',
+    dialect: 'postgres',
+    error: { code: '3D000', message: 'database "bookstore" does not exist' },
+    expected: {
+      name: 'DatabaseError',
+      status: 500,
+      code: 'database_unconfigured',
+      message: `database "bookstore" does not exist :: ${pgSql}`,
+    },
+  },
+  {
+    name: 'mysql errno 1049 unknown database',
+    dialect: 'mysql',
+    error: { code: 'ER_BAD_DB_ERROR', errno: 1049, message: "Unknown database 'bookstore'" },
+    expected: {
+      name: 'DatabaseError',
+      status: 500,
+      code: 'database_unconfigured',
+      message: `Unknown database 'bookstore' :: ${mySql}`,
+    },
+  },
   {
     name: 'an unreachable code without a message uses the code',
     dialect: 'postgres',
