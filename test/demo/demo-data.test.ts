@@ -1,6 +1,6 @@
 /**
  * The demo bookstore: its schema and data load on PGlite (always) and on the PostgreSQL and MariaDB servers
- * named by TEST_PG_URL / TEST_MYSQL_URL (each in a database of its own, dropped afterwards); the data is the
+ * whose URL is set (TEST_PG_URL / TEST_MYSQL_URL, each in a database of its own, dropped afterwards); the data is the
  * same at every run; every bundled definition parses and its query runs on the seeded data; and the local
  * PGlite wire-protocol path (pglite-socket + postgres.js) answers parameterised queries on concurrent connections.
  */
@@ -10,13 +10,13 @@ import path from 'node:path';
 import type { PGlite as PGliteClass } from '@electric-sql/pglite';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import { XMLParser } from 'fast-xml-parser';
-import mysql from 'mysql2/promise';
 import postgres from 'postgres';
 import { DEMO_EDGE_CASES, demoData, demoRows } from '../../scripts/demo/data';
 import { DEMO_TABLES, demoSchema } from '../../scripts/demo/schema';
 import { seedDemo, seedUrl } from '../../scripts/demo/seed';
 import { insertStatements, sqlLiteral } from '../../scripts/demo/sql-text';
 import { startPgliteServer } from '../../scripts/pglite-server';
+import { serverTargets, type TestDatabase } from '../support/databases';
 
 type Query = (sql: string) => Promise<Record<string, unknown>[]>;
 
@@ -215,73 +215,22 @@ describe('demo definitions', () => {
   );
 });
 
-describe.each([
-  ['PostgreSQL', 'postgres' as const, process.env.TEST_PG_URL],
-  ['MariaDB/MySQL', 'mysql' as const, process.env.TEST_MYSQL_URL],
-])('demo data on %s', (_, dialect, url) => {
-  const database = `rrs_demo_test_${process.pid}`;
-  let query: Query;
-  let close: () => Promise<void>;
+for (const target of serverTargets()) {
+  describe(`demo data on ${target.name}, seeded by npm run demo:seed`, () => {
+    let db: TestDatabase;
+    const query: Query = (sql) => db.exec(sql);
 
-  beforeAll(async () => {
-    if (!url) return;
-    const opened = await (dialect === 'postgres' ? openPostgres(url, database) : openMysql(url, database));
-    ({ query, close } = opened);
-    await seedUrl(opened.url); // the `npm run demo:seed -- <url>` path
+    beforeAll(async () => {
+      db = await target.create();
+      await seedUrl(db.url); // the `npm run demo:seed -- <url>` path
+    });
+    afterAll(async () => db?.drop());
+
+    it('loads every row', async () => expect(await countRows(query)).toEqual(expectedCounts));
+    it('keeps the edge cases', async () => expectEdgeCases(await edgeCases(query)));
+    it('resets the sequences', () => expectSequencesReset(query));
+    it('runs every definition query', () => expectDefinitionsRun(query));
   });
-  afterAll(async () => close?.());
-
-  const maybe = url ? it : it.skip;
-  maybe('loads every row', async () => expect(await countRows(query)).toEqual(expectedCounts));
-  maybe('keeps the edge cases', async () => expectEdgeCases(await edgeCases(query)));
-  maybe('resets the sequences', () => expectSequencesReset(query));
-  maybe('runs every definition query', () => expectDefinitionsRun(query));
-});
-
-interface OpenDatabase {
-  readonly url: string;
-  readonly query: Query;
-  close(): Promise<void>;
-}
-
-function withDatabase(url: string, database: string): string {
-  const target = new URL(url);
-  target.pathname = `/${database}`;
-  return target.toString();
-}
-
-async function openPostgres(url: string, database: string): Promise<OpenDatabase> {
-  const admin = postgres(url, { max: 1, onnotice: () => {} });
-  await admin.unsafe(`drop database if exists ${database}`);
-  await admin.unsafe(`create database ${database}`);
-  const sql = postgres(withDatabase(url, database), { max: 1, onnotice: () => {} });
-  return {
-    url: withDatabase(url, database),
-    query: async (text) => [...(await sql.unsafe(text))],
-    close: async () => {
-      await sql.end();
-      await admin.unsafe(`drop database if exists ${database}`);
-      await admin.end();
-    },
-  };
-}
-
-async function openMysql(url: string, database: string): Promise<OpenDatabase> {
-  const connection = await mysql.createConnection({ uri: url, charset: 'utf8mb4', dateStrings: true });
-  await connection.query(`drop database if exists ${database}`);
-  await connection.query(`create database ${database} character set utf8mb4`);
-  await connection.query(`use ${database}`);
-  return {
-    url: withDatabase(url, database),
-    query: async (text) => {
-      const [rows] = await connection.query(text);
-      return Array.isArray(rows) ? (rows as Record<string, unknown>[]) : [];
-    },
-    close: async () => {
-      await connection.query(`drop database if exists ${database}`);
-      await connection.end();
-    },
-  };
 }
 
 describe('PGlite over the wire protocol', () => {

@@ -1,12 +1,14 @@
 /**
  * The databases integration tests run on: embedded PostgreSQL (PGlite over the wire) always; the PostgreSQL and
- * MariaDB servers when TEST_PG_URL / TEST_MYSQL_URL are set (.ci/run sets both). Each target gets a fresh
- * database of its own, created and dropped here, so test files never disturb each other.
+ * MariaDB servers when TEST_PG_URL / TEST_MYSQL_URL are set (.ci/run sets both and requires them). A server
+ * without its URL is left out, and the run says so at the end (left-out.ts). Each target gets a fresh database
+ * of its own, created and dropped here, so test files never disturb each other.
  */
 import { PGlite } from '@electric-sql/pglite';
 import mysql from 'mysql2/promise';
 import postgres from 'postgres';
 import { startPgliteServer } from '../../scripts/pglite-server';
+import { markPerServer, missingServers, noteLeftOut, serverUrl, type TestServer, testServers } from './left-out';
 import type { TestDialect } from './schema';
 
 export interface TestDatabase {
@@ -86,12 +88,31 @@ async function createMariadb(adminUrl: string): Promise<TestDatabase> {
   };
 }
 
-/** PGlite, plus each server whose URL is set. */
+const servers: Record<TestServer['name'], (url: string) => Target> = {
+  postgres: (url) => ({ name: 'postgres', dialect: 'postgres', create: () => createPostgres(url) }),
+  mariadb: (url) => ({ name: 'mariadb', dialect: 'mysql', create: () => createMariadb(url) }),
+};
+
+function configuredServers(): Target[] {
+  return testServers.flatMap((server) => {
+    const url = serverUrl(server);
+    return url ? [servers[server.name](url)] : [];
+  });
+}
+
+/**
+ * PGlite, plus each server whose URL is set. `describe.each(targets())` notes the servers it leaves out for
+ * the run's summary; taking only the PGlite target from the list leaves nothing out.
+ */
 export function targets(): Target[] {
-  const list: Target[] = [{ name: 'pglite', dialect: 'postgres', create: createPglite }];
-  const pg = process.env.TEST_PG_URL;
-  const my = process.env.TEST_MYSQL_URL;
-  if (pg) list.push({ name: 'postgres', dialect: 'postgres', create: () => createPostgres(pg) });
-  if (my) list.push({ name: 'mariadb', dialect: 'mysql', create: () => createMariadb(my) });
-  return list;
+  return markPerServer(
+    [{ name: 'pglite', dialect: 'postgres', create: createPglite }, ...configuredServers()],
+    missingServers(),
+  );
+}
+
+/** The servers whose URL is set, for tests that only make sense on a server; the others are noted as left out. */
+export function serverTargets(): Target[] {
+  noteLeftOut(missingServers());
+  return configuredServers();
 }
