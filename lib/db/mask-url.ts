@@ -25,12 +25,9 @@ export function maskUrl(url: string): string {
   return parsed.toString();
 }
 
-/** Only the server of the URL: `postgres://user@host:5432`, without password, database or parameters. */
-export function maskServer(url: string): string {
-  const parsed = parse(url);
-  if (!parsed) return '(a URL that does not parse)';
-  const user = parsed.username ? `${parsed.username}${parsed.password ? ':***' : ''}@` : '';
-  return `${parsed.protocol}//${user}${parsed.host}`;
+/** Only where the server is, `host:port`: what a message may say of a URL (no user, password or database). */
+export function serverOf(url: string): string {
+  return parse(url)?.host || '(a URL that does not parse)';
 }
 
 /** The database part of the URL, decoded (empty when it has none). */

@@ -5,7 +5,7 @@
 import type { Config } from '../config';
 import { DatabaseError } from '../errors';
 import type { Dialect } from '../resource';
-import { databaseOf, maskServer, maskUrl } from './mask-url';
+import { databaseOf, serverOf } from './mask-url';
 import type { ConnectOptions } from './postgres-database';
 import type { Database } from './types';
 
@@ -63,10 +63,10 @@ export function explainMissingDatabase(
 ): string {
   const { url, variable, replaced } = chooseDatabase(config, database);
   if (database && replaced) {
-    return `Resource ${resource} selects database ${database}, which does not exist on the server of DATABASE_URL (${maskServer(url)}); create it there, or set ${variableFor(database)} to the URL of the database to use`;
+    return `Resource ${resource} selects database ${database}, which does not exist on the server of DATABASE_URL (${serverOf(url)}); create it there, or set ${variableFor(database)} to the URL of the database to use`;
   }
   const uses = database ? `selects database ${database} through` : 'uses';
-  return `Resource ${resource} ${uses} ${variable} (${maskUrl(url)}), whose database ${databaseOf(url)} does not exist on that server; create it, or set ${variable} to the URL of an existing database`;
+  return `Resource ${resource} ${uses} ${variable}, whose database ${databaseOf(url)} does not exist on its server (${serverOf(url)}); create it, or set ${variable} to the URL of an existing database`;
 }
 
 export function dialectOf(url: string): Dialect {

@@ -213,12 +213,32 @@ function inventory(rng: Rng): DemoTableRows {
   return { columns: ['store_code', 'book_id', 'quantity'], rows };
 }
 
+/** A price log: one to three cuts per book, by the same step each time, ending at the book's price. */
+function priceChanges(rng: Rng, bookRows: readonly Row[]): DemoTableRows {
+  const rows: Row[] = [];
+  for (const [bookId, , , , price] of bookRows) {
+    if (!rng.chance(0.3)) continue;
+    const [whole, fraction] = String(price).split('.');
+    const finalCents = Number(whole) * 100 + Number(fraction);
+    const steps = rng.int(1, 3);
+    const step = rng.int(1, 10) * 100;
+    let seconds = rng.int(0, 86_400 * 200);
+    for (let i = steps; i > 0; i--) {
+      seconds += rng.int(86_400, 86_400 * 90);
+      const from = finalCents + step * i;
+      rows.push([rows.length + 1, bookId as number, timestamp(2024, seconds), money(from), money(from - step)]);
+    }
+  }
+  return { columns: ['change_id', 'book_id', 'changed_at', 'old_price', 'new_price'], rows };
+}
+
 /** All demo rows, table by table. Always the same rows: the generator is seeded with a constant. */
 export function demoRows(): DemoRows {
   const rng = makeRng(20240917);
   const author = authors(rng);
   const book = books(rng);
   const review = reviews(rng);
+  // Property values are drawn in this order; a new table goes last, so the rows of the others never change.
   return {
     publisher: publishers(),
     author,
@@ -229,11 +249,18 @@ export function demoRows(): DemoRows {
     review,
     review_flag: reviewFlags(rng, review.rows),
     inventory: inventory(rng),
+    price_change: priceChanges(rng, book.rows),
   };
 }
 
 /** Tables with a generated key, and that key's column. */
-const GENERATED_KEYS = { publisher: 'publisher_id', author: 'author_id', book: 'book_id', review: 'review_id' };
+const GENERATED_KEYS = {
+  publisher: 'publisher_id',
+  author: 'author_id',
+  book: 'book_id',
+  review: 'review_id',
+  price_change: 'change_id',
+};
 
 function sequenceResets(dialect: DemoDialect, data: DemoRows): string[] {
   return Object.entries(GENERATED_KEYS).map(([table, column]) => {

@@ -46,6 +46,7 @@ export const DEMO_TABLES = [
   'review',
   'review_flag',
   'inventory',
+  'price_change',
 ] as const;
 
 export type DemoTable = (typeof DEMO_TABLES)[number];
@@ -104,6 +105,12 @@ function tableBodies(t: DialectTypes): Readonly<Record<DemoTable, string>> {
   quantity int not null,
   primary key (store_code, book_id),
   constraint inventory_book_fk foreign key (book_id) references book (book_id)`,
+    price_change: `change_id ${t.id} primary key,
+  book_id int not null,
+  changed_at ${t.ts} not null,
+  old_price decimal(8,2) not null,
+  new_price decimal(8,2) not null,
+  constraint price_change_book_fk foreign key (book_id) references book (book_id)`,
   };
 }
 
@@ -113,6 +120,7 @@ const POSTGRES_INDEXES = [
   'create index book_author_author_ix on book_author (author_id)',
   'create index review_book_ix on review (book_id)',
   'create index inventory_book_ix on inventory (book_id)',
+  'create index price_change_book_ix on price_change (book_id)',
 ];
 
 /** DDL statements, one per array element, without trailing semicolons. */

@@ -8,6 +8,7 @@
  */
 import mysql from 'mysql2/promise';
 import postgres from 'postgres';
+import { maskUrl } from '../../lib/db/mask-url';
 import { demoData } from './data';
 import { type DemoDialect, demoSchema } from './schema';
 
@@ -18,21 +19,10 @@ export async function seedDemo(run: RunSql, dialect: DemoDialect): Promise<void>
   for (const statement of [...demoSchema(dialect), ...demoData(dialect)]) await run(statement);
 }
 
-export function dialectOf(url: string): DemoDialect {
+function dialectOf(url: string): DemoDialect {
   if (/^postgres(ql)?:\/\//i.test(url)) return 'postgres';
   if (/^mysql:\/\//i.test(url)) return 'mysql';
   throw new Error('Expected a postgres://, postgresql:// or mysql:// URL');
-}
-
-/** The URL without its password, fit for printing. */
-export function maskUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password) parsed.password = '***';
-    return parsed.toString();
-  } catch {
-    return '(a URL that does not parse)';
-  }
 }
 
 /** The database name of a URL, and the same URL pointing at a database that always exists. */

@@ -106,6 +106,7 @@ const LABELS: Readonly<Record<string, readonly string[]>> = {
   Inventory: ['store_code', 'book_id', 'quantity'],
   'bookstore.Author': ['id', 'first_name', 'last_name', 'birth_date', 'bio', 'website'],
   PublisherBooks: ['publisher_id', 'publisher_name', 'country', 'book_id', 'title', 'isbn', 'price', 'published'],
+  PriceHistory: ['book_id', 'changed_at', 'old_price', 'new_price'],
   BookReviews: ['book_id', 'title', 'review_id', 'reviewer', 'rating', 'reviewed_at', 'body', 'flagged', 'reason'],
   BookAuthors: ['book_id', 'title', 'author_id', 'first_name', 'last_name', 'website'],
 };

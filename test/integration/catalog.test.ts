@@ -371,6 +371,7 @@ describe('GET /openapi.json and /res for the demo definitions on PGlite', () => 
     'BookReviews',
     'BookWithDetail',
     'Inventory',
+    'PriceHistory',
     'Publisher',
     'PublisherBooks',
     'bookstore.Author',

@@ -37,7 +37,8 @@ function withDatabase(url: string, database: string): string {
 }
 
 /** The server part as the message shows it: scheme, user, host and port. */
-const serverOf = (url: string) => url.replace(/^(\w+:\/\/[^/]+).*$/, '$1');
+/** host:port of a URL, the only part of it a message may show. */
+const serverOf = (url: string) => new URL(url).host;
 
 describe.each(targets())('a missing database on $name', (target) => {
   let db: TestDatabase;
@@ -87,7 +88,7 @@ describe.each(targets())('a missing database on $name', (target) => {
       const reply = await read('Thing');
       expect([reply.status, reply.body]).toEqual([
         500,
-        `Resource Thing selects database ${absent} through ${variable} (${missing}), whose database ${absent}_copy does not exist on that server; create it, or set ${variable} to the URL of an existing database`,
+        `Resource Thing selects database ${absent} through ${variable}, whose database ${absent}_copy does not exist on its server (${serverOf(db.url)}); create it, or set ${variable} to the URL of an existing database`,
       ]);
     });
 
@@ -97,7 +98,7 @@ describe.each(targets())('a missing database on $name', (target) => {
       const reply = await read('Item');
       expect([reply.status, reply.body]).toEqual([
         500,
-        `Resource Item uses DATABASE_URL (${missing}), whose database ${absent} does not exist on that server; create it, or set DATABASE_URL to the URL of an existing database`,
+        `Resource Item uses DATABASE_URL, whose database ${absent} does not exist on its server (${serverOf(db.url)}); create it, or set DATABASE_URL to the URL of an existing database`,
       ]);
     });
   }

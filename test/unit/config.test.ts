@@ -6,7 +6,7 @@ import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { type Config, readConfig } from '../../lib/config';
-import { databaseOf, maskServer, maskUrl } from '../../lib/db/mask-url';
+import { databaseOf, maskUrl, serverOf } from '../../lib/db/mask-url';
 import { databaseUrlFor, dialectOf, explainMissingDatabase } from '../../lib/db/select-database';
 import { serviceErrorOf } from './fixtures';
 
@@ -218,25 +218,25 @@ describe('databaseUrlFor (D5)', () => {
 describe('explainMissingDatabase: the database a resource uses does not exist on its server', () => {
   it.each([
     {
-      name: 'database X on the server of DATABASE_URL: names DATABASE_URL_X as the fix, never the password',
+      name: 'database X on the server of DATABASE_URL: names DATABASE_URL_X as the fix, and only host:port of the URL',
       config: config('postgres://u:secret@h:5432/mydb?sslmode=require'),
       database: 'bookstore',
       expected:
-        'Resource Book selects database bookstore, which does not exist on the server of DATABASE_URL (postgres://u:***@h:5432); create it there, or set DATABASE_URL_BOOKSTORE to the URL of the database to use',
+        'Resource Book selects database bookstore, which does not exist on the server of DATABASE_URL (h:5432); create it there, or set DATABASE_URL_BOOKSTORE to the URL of the database to use',
     },
     {
       name: 'DATABASE_URL_X was the URL used: names that variable and its database',
       config: config('postgres://u@h/mydb', { BOOK_STORE: 'mysql://root:secret@m:3306/my_copy' }),
       database: 'book-store',
       expected:
-        'Resource Book selects database book-store through DATABASE_URL_BOOK_STORE (mysql://root:***@m:3306/my_copy), whose database my_copy does not exist on that server; create it, or set DATABASE_URL_BOOK_STORE to the URL of an existing database',
+        'Resource Book selects database book-store through DATABASE_URL_BOOK_STORE, whose database my_copy does not exist on its server (m:3306); create it, or set DATABASE_URL_BOOK_STORE to the URL of an existing database',
     },
     {
       name: 'no <database>: DATABASE_URL as it is',
       config: config('postgres://u@h:5432/mydb'),
       database: undefined,
       expected:
-        'Resource Book uses DATABASE_URL (postgres://u@h:5432/mydb), whose database mydb does not exist on that server; create it, or set DATABASE_URL to the URL of an existing database',
+        'Resource Book uses DATABASE_URL, whose database mydb does not exist on its server (h:5432); create it, or set DATABASE_URL to the URL of an existing database',
     },
   ])('$name', ({ config, database, expected }) => {
     expect(explainMissingDatabase(config, 'Book', database)).toBe(expected);
@@ -254,10 +254,11 @@ describe('masking database URLs', () => {
   });
 
   it.each([
-    { url: 'postgres://u:pw@h:5432/db?password=pw', server: 'postgres://u:***@h:5432' },
-    { url: 'mysql://h/db', server: 'mysql://h' },
-  ])('maskServer($url)', ({ url, server }) => {
-    expect(maskServer(url)).toBe(server);
+    { url: 'postgres://u:pw@h:5432/db?password=pw', server: 'h:5432' },
+    { url: 'mysql://h/db', server: 'h' },
+    { url: 'nope', server: '(a URL that does not parse)' },
+  ])('serverOf($url)', ({ url, server }) => {
+    expect(serverOf(url)).toBe(server);
   });
 
   it.each([

@@ -1,0 +1,81 @@
+/**
+ * The README example parser and matcher (test/support/readme-examples.ts): how commands, outputs, cuts and
+ * blocks that are not run are read. Pure.
+ */
+import { normalizeOutput, outputMatches, parseExamples } from '../support/readme-examples';
+
+const fence = '```';
+
+describe('parseExamples', () => {
+  it('reads commands at $ prompts, continued lines, and their outputs', () => {
+    const markdown = [
+      'Intro',
+      `${fence}sh`,
+      "$ curl 'http://localhost:3000/res/Publisher/1'",
+      '<readResponse/>',
+      '',
+      '$ curl -X PUT \\',
+      "    -d 'a=1' http://localhost:3000/res/Publisher",
+      'HTTP/1.1 200 OK',
+      '',
+      '{"rowsAffected":1}',
+      '',
+      '$ echo done',
+      fence,
+      `${fence}sh`,
+      'npm start',
+      fence,
+    ].join('\n');
+    expect(parseExamples(markdown)).toEqual([
+      {
+        line: 2,
+        examples: [
+          { line: 3, command: "curl 'http://localhost:3000/res/Publisher/1'", expected: '<readResponse/>' },
+          {
+            line: 6,
+            command: "curl -X PUT \\\n    -d 'a=1' http://localhost:3000/res/Publisher",
+            expected: 'HTTP/1.1 200 OK\n\n{"rowsAffected":1}',
+          },
+          { line: 12, command: 'echo done', expected: '' },
+        ],
+      },
+    ]);
+  });
+
+  it('keeps a block marked as not run, with the reason', () => {
+    const markdown = ['<!-- not run: needs S3 -->', `${fence}sh`, '$ curl x', 'y', fence].join('\n');
+    expect(parseExamples(markdown)).toEqual([
+      { line: 2, notRun: 'needs S3', examples: [{ line: 3, command: 'curl x', expected: 'y' }] },
+    ]);
+  });
+
+  it('refuses a block with text before its first command', () => {
+    expect(() => parseExamples([`${fence}sh`, 'stray', '$ curl x', fence].join('\n'))).toThrow(
+      'README line 2: a block of examples must start with a command at a "$ " prompt',
+    );
+  });
+});
+
+describe('outputMatches', () => {
+  it.each([
+    ['a', 'a', true],
+    ['a', 'b', false],
+    ['a...c', 'abbbc', true],
+    ['a...c', 'abbb', false],
+    [
+      'HTTP/1.1 400 Bad Request\ndate: ...\n\nRefusing',
+      'HTTP/1.1 400 Bad Request\r\ndate: Mon\r\n\r\nRefusing\n',
+      true,
+    ],
+    ['x (y) [z] $1 ^', 'x (y) [z] $1 ^', true],
+    ['line  ', 'line', true],
+    ['{"id":1,...}', '{"id":1,"a":2}', true],
+    ['{"id":1,...}', '{"id":12,"a":2}', false],
+  ])('%j against %j: %p', (expected, actual, result) => {
+    expect(outputMatches(expected, actual)).toBe(result);
+  });
+
+  it('normalizes line ends and trailing space', () => {
+    expect(normalizeOutput('a \r\nb\r\n\r\n')).toBe('a\nb');
+  });
+});
