@@ -6,12 +6,11 @@
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { missingServers, NOTES_DIR_VARIABLE } from './left-out';
+import { inCi, missingServers, NOTES_DIR_VARIABLE } from './left-out';
 
 export default function setup(): void {
   const missing = missingServers();
-  const ci = process.env.CI;
-  if (ci && ci !== 'false' && ci !== '0' && missing.length > 0) {
+  if (inCi() && missing.length > 0) {
     const settings = missing.map((server) => `${server.variable}=${server.example}`).join(' ');
     throw new Error(
       `CI runs every test on every database, but ${missing.map((s) => s.variable).join(' and ')} is not set (e.g. ${settings})`,

@@ -1,6 +1,7 @@
 /**
- * Jest global teardown: one plain summary of the tests this run left out because a server URL was not set,
- * with the variable that runs them. Says nothing when every server ran.
+ * Jest global teardown: one plain summary of the tests this run left out because a server URL was not set (with
+ * the variable that runs them) or a command they need is not installed (with how to install it). Says nothing
+ * when everything ran.
  */
 import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
@@ -35,11 +36,27 @@ function paragraphs(notes: readonly LeftOutNote[], rootDir: string): string[] {
   });
 }
 
+/** One paragraph per missing command, with the files that needed it and how to install it. */
+function toolParagraphs(notes: readonly LeftOutNote[], rootDir: string): string[] {
+  const byTool = new Map<string, { install: string; files: Set<string> }>();
+  for (const { tool, file } of notes) {
+    if (!tool) continue;
+    const entry = byTool.get(tool.name) ?? { install: tool.install, files: new Set<string>() };
+    entry.files.add(path.relative(rootDir, file));
+    byTool.set(tool.name, entry);
+  }
+  return [...byTool].flatMap(([name, { install, files }]) => [
+    `Left out: the tests that run ${name}, because it is not installed:`,
+    ...[...files].sort().map((file) => `  ${file}`),
+    `  To run them: ${install}, then npm test`,
+  ]);
+}
+
 export default function summarize(globalConfig: { readonly rootDir: string }): void {
   const dir = process.env[NOTES_DIR_VARIABLE];
   if (!dir) return;
   const notes = readNotes(dir);
   rmSync(dir, { recursive: true, force: true });
-  const lines = paragraphs(notes, globalConfig.rootDir);
+  const lines = [...paragraphs(notes, globalConfig.rootDir), ...toolParagraphs(notes, globalConfig.rootDir)];
   if (lines.length > 0) console.log(['', ...lines, ''].join('\n'));
 }

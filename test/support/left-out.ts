@@ -48,16 +48,32 @@ export interface LeftOutNote {
   /** The test file, absolute. */
   readonly file: string;
   readonly servers: readonly TestServer['name'][];
+  /** A command the tests need that is not installed, and how to install it. */
+  readonly tool?: { readonly name: string; readonly install: string };
 }
 
 /** Notes that the running test file leaves out the tests it would have run on these servers. */
 export function noteLeftOut(servers: readonly TestServer[]): void {
-  if (servers.length === 0) return;
+  if (servers.length > 0) writeNote({ servers: servers.map((s) => s.name) });
+}
+
+/** Notes that the running test file leaves out the tests that need the command `name`, which is not installed. */
+export function noteMissingTool(name: string, install: string): void {
+  writeNote({ servers: [], tool: { name, install } });
+}
+
+function writeNote(what: Omit<LeftOutNote, 'file'>): void {
   const dir = process.env[NOTES_DIR_VARIABLE];
   if (!dir) throw new Error(`${NOTES_DIR_VARIABLE} is not set: run the tests with jest.config.js (npm test)`);
-  const note: LeftOutNote = { file: expect.getState().testPath ?? 'unknown', servers: servers.map((s) => s.name) };
+  const note: LeftOutNote = { file: expect.getState().testPath ?? 'unknown', ...what };
   // one file per note: workers run test files side by side, and each file gets fresh module state
   writeFileSync(path.join(dir, `${randomUUID()}.json`), JSON.stringify(note));
+}
+
+/** CI (CI=true, as .ci/run sets it) runs every test: nothing may be left out there. */
+export function inCi(): boolean {
+  const ci = process.env.CI;
+  return Boolean(ci) && ci !== 'false' && ci !== '0';
 }
 
 /** Lists of targets that leave servers out when each of their entries is described (see note-left-out.ts). */

@@ -61,21 +61,33 @@ function examplesIn(body: readonly string[], firstLine: number): Example[] {
   return examples;
 }
 
-/** Output as compared: CRLF (HTTP headers) as LF, no trailing spaces, no trailing blank lines. */
+/** Output as compared: CRLF (HTTP headers) as LF, no trailing spaces, no blank lines before or after. */
 export function normalizeOutput(text: string): string {
   return text
     .replace(/\r\n/g, '\n')
     .split('\n')
     .map((l) => l.replace(/\s+$/, ''))
     .join('\n')
+    .replace(/^\n+/, '')
     .replace(/\n+$/, '');
 }
 
-/** True when `actual` is what `expected` shows, `...` standing for any text. */
+/**
+ * True when `actual` is what `expected` shows: `...` inside a line stands for any text; a line that is only `...`
+ * for any number of whole lines, none included (the headers that `curl -i` prints, say).
+ */
 export function outputMatches(expected: string, actual: string): boolean {
-  const pattern = normalizeOutput(expected)
-    .split('...')
-    .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
-    .join('[\\s\\S]*?');
+  const literal = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const lines = normalizeOutput(expected).split('\n');
+  const pattern = lines
+    .map((line, i) => {
+      if (line === '...') {
+        if (lines.length === 1) return '[\\s\\S]*';
+        return i === 0 ? '(?:[^\\n]*\\n)*?' : '(?:\\n[^\\n]*)*?';
+      }
+      const separator = i === 0 || (i === 1 && lines[0] === '...') ? '' : '\\n';
+      return separator + line.split('...').map(literal).join('[\\s\\S]*?');
+    })
+    .join('');
   return new RegExp(`^${pattern}$`).test(normalizeOutput(actual));
 }

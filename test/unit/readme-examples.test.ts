@@ -71,11 +71,20 @@ describe('outputMatches', () => {
     ['line  ', 'line', true],
     ['{"id":1,...}', '{"id":1,"a":2}', true],
     ['{"id":1,...}', '{"id":12,"a":2}', false],
+    ['HTTP/1.1 200 OK\n...\n\nbody', 'HTTP/1.1 200 OK\na: 1\nb: 2\n\nbody', true],
+    ['HTTP/1.1 200 OK\n...\nb: 2\n...\n\nbody', 'HTTP/1.1 200 OK\nb: 2\n\nbody', true],
+    ['HTTP/1.1 200 OK\n...\nb: 2\n...\n\nbody', 'HTTP/1.1 200 OK\na: 1\nb: 3\n\nbody', false],
+    ['...\nlast', 'first\nsecond\nlast', true],
+    ['...\nlast', 'last', true],
+    ['first\n...', 'first', true],
+    ['first\n...', 'first\nmore', true],
+    ['...', 'anything\nat all', true],
+    ['a\n...\nc', 'a\nbc', false],
   ])('%j against %j: %p', (expected, actual, result) => {
     expect(outputMatches(expected, actual)).toBe(result);
   });
 
   it('normalizes line ends and trailing space', () => {
-    expect(normalizeOutput('a \r\nb\r\n\r\n')).toBe('a\nb');
+    expect(normalizeOutput('\n\na \r\nb\r\n\r\n')).toBe('a\nb');
   });
 });
