@@ -94,7 +94,7 @@ export const errorCatalog: readonly { code: string; status: number; when: string
   { code: 'missing_key', status: 400, when: 'a row to update or delete lacks its full primary key' },
   { code: 'read_only_field', status: 400, when: 'a computed (read-only) field is written or filtered on' },
   { code: 'validation_failed', status: 400, when: 'a value breaks a validatedAttribute rule of the definition' },
-  { code: 'filter_required', status: 400, when: 'PUT or DELETE without body, path key or filter (D18)' },
+  { code: 'filter_required', status: 400, when: 'PUT or DELETE without body, path key or filter' },
   { code: 'bad_request', status: 400, when: 'the operation does not apply to this resource or path' },
   {
     code: 'unlinked_table',

@@ -55,7 +55,7 @@ export const sharedParameters: Readonly<Record<string, OpenApiObject>> = {
     name: '_limit',
     in: 'query',
     description:
-      'Maximum number of rows returned. Hierarchical resources: applied to the flat parent-child rows before they are regrouped, so the last parent may hold only some of its children (spec 4.2 rule 4).',
+      'Maximum number of rows returned. Hierarchical resources: applied to the flat parent-child rows before they are regrouped, so the last parent may hold only some of its children.',
     schema: { type: 'integer', minimum: 0 },
   },
   Offset: {

@@ -105,7 +105,7 @@ function planRowUpdates(resource: SqlResource, rows: readonly BodyRow[]): Plan {
       if (changesParent) {
         throw new BadRequestError(
           'bad_body',
-          `Row ${i + 1} updates both the ${resource.rowName} and its ${resource.childRowName} rows; update them in separate requests (spec 4.4 rule 3)`,
+          `Row ${i + 1} updates both the ${resource.rowName} and its ${resource.childRowName} rows; update them in separate requests`,
         );
       }
       children.push({
