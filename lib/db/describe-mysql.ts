@@ -5,7 +5,8 @@
  */
 import type mysql from 'mysql2/promise';
 import { classifyDbError } from './classify-error';
-import type { CatalogColumn, CatalogTable, Executor, QueryCatalog, QueryColumn } from './types';
+import type { CatalogColumn, CatalogTable, Executor, QueryCatalog, QueryColumn } from './database';
+import { mysqlErrors } from './mysql-errors';
 import { mysqlProtocolType, mysqlValueType } from './value-types';
 
 interface TableId {
@@ -21,7 +22,7 @@ export async function describeMysql(
 ): Promise<QueryCatalog> {
   const probe = { text: `${query}\nLIMIT 0`, params: [] };
   const [, fields] = await pool.query(probe.text).catch((error: unknown) => {
-    throw classifyDbError('mysql', error, probe);
+    throw classifyDbError(mysqlErrors, error, probe);
   });
   const current = String((await db.run({ text: 'SELECT DATABASE() AS db', params: [] })).rows[0]?.db ?? '');
   const declared = Object.fromEntries(tableNames.map((name) => [name, splitName(name, current)]));

@@ -5,7 +5,8 @@
  */
 import type postgres from 'postgres';
 import { classifyDbError } from './classify-error';
-import type { CatalogColumn, CatalogTable, Executor, QueryCatalog, QueryColumn } from './types';
+import type { CatalogColumn, CatalogTable, Executor, QueryCatalog, QueryColumn } from './database';
+import { postgresErrors } from './postgres-errors';
 import { postgresValueType } from './value-types';
 
 interface AttributeRow {
@@ -34,7 +35,7 @@ export async function describePostgres(
   const probe = { text: `${query}\nLIMIT 0`, params: [] };
   // postgres.js exposes the RowDescription (table oid, attnum, type) only on its own result objects
   const described = await sql.unsafe(probe.text).catch((error: unknown) => {
-    throw classifyDbError('postgres', error, probe);
+    throw classifyDbError(postgresErrors, error, probe);
   });
   const resultColumns = described.columns ?? [];
   const declared = await resolveDeclared(db, tableNames);

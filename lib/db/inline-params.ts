@@ -3,10 +3,10 @@
  * Never used to build SQL that runs. Placeholders inside quoted text ('...', "...", `...`) are left alone.
  * Pure.
  */
-import type { Dialect } from '../resource';
-import type { CompiledQuery, Param } from './types';
+import type { Value } from '../values';
+import type { Statement } from './database';
 
-function literal(value: Param | undefined): string {
+function literal(value: Value | undefined): string {
   if (value === null || value === undefined) return 'NULL';
   if (typeof value === 'number' || typeof value === 'bigint') return String(value);
   if (typeof value === 'boolean') return value ? 'TRUE' : 'FALSE';
@@ -17,12 +17,15 @@ function literal(value: Param | undefined): string {
 /** Quoted runs (a doubled quote stays inside) or one placeholder. */
 const tokens = /('(?:[^']|'')*'|"(?:[^"]|"")*"|`(?:[^`]|``)*`)|(\$\d+|\?)/g;
 
-export function inlineParams(dialect: Dialect, query: CompiledQuery): string {
+/** `numbered`: `$1`, `$2`... name their parameter (PostgreSQL); `positional`: each `?` takes the next (MySQL). */
+export type PlaceholderStyle = 'numbered' | 'positional';
+
+export function inlineParams(query: Statement, style: PlaceholderStyle): string {
   let next = 0;
+  const numbered = style === 'numbered';
   return query.text.replace(tokens, (match, quoted: string | undefined, placeholder: string | undefined) => {
     if (quoted !== undefined || placeholder === undefined) return match;
-    if (dialect === 'postgres')
-      return placeholder.startsWith('$') ? literal(query.params[Number(placeholder.slice(1)) - 1]) : match;
+    if (numbered) return placeholder.startsWith('$') ? literal(query.params[Number(placeholder.slice(1)) - 1]) : match;
     return placeholder === '?' ? literal(query.params[next++]) : match;
   });
 }

@@ -4,10 +4,12 @@
  * tinyint(1) as boolean.
  */
 import mysql from 'mysql2/promise';
+import type { Value } from '../values';
 import { classifyDbError } from './classify-error';
+import type { Database, Executor, QueryResult, Statement } from './database';
 import { describeMysql } from './describe-mysql';
+import { mysqlErrors } from './mysql-errors';
 import type { ConnectOptions } from './postgres-database';
-import type { CompiledQuery, Database, Executor, Param, QueryResult } from './types';
 
 type Queryable = Pick<mysql.Pool, 'query'>;
 
@@ -51,7 +53,7 @@ export function connectMysql(url: string, options: ConnectOptions): Database {
     ...executor(pool),
     async transaction(fn) {
       const conn = await pool.getConnection().catch((error: unknown) => {
-        throw classifyDbError('mysql', error, { text: 'START TRANSACTION', params: [] });
+        throw classifyDbError(mysqlErrors, error, { text: 'START TRANSACTION', params: [] });
       });
       try {
         await conn.beginTransaction();
@@ -73,9 +75,9 @@ export function connectMysql(url: string, options: ConnectOptions): Database {
   };
 }
 
-async function runMysql(conn: Queryable, query: CompiledQuery, timeoutMs: number): Promise<QueryResult> {
+async function runMysql(conn: Queryable, query: Statement, timeoutMs: number): Promise<QueryResult> {
   try {
-    const [result] = await conn.query({ sql: query.text, values: query.params as Param[], timeout: timeoutMs });
+    const [result] = await conn.query({ sql: query.text, values: query.params as Value[], timeout: timeoutMs });
     if (Array.isArray(result)) return { rows: result as unknown as QueryResult['rows'], rowsAffected: result.length };
     const header = result as mysql.ResultSetHeader;
     return {
@@ -84,6 +86,6 @@ async function runMysql(conn: Queryable, query: CompiledQuery, timeoutMs: number
       insertId: header.insertId ? String(header.insertId) : undefined,
     };
   } catch (error) {
-    throw classifyDbError('mysql', error, query);
+    throw classifyDbError(mysqlErrors, error, query);
   }
 }

@@ -5,8 +5,9 @@
  */
 import postgres from 'postgres';
 import { classifyDbError } from './classify-error';
+import type { Database, Executor, QueryResult, Statement } from './database';
 import { describePostgres } from './describe-postgres';
-import type { CompiledQuery, Database, Executor, QueryResult } from './types';
+import { postgresErrors } from './postgres-errors';
 
 export interface ConnectOptions {
   readonly connectTimeoutMs: number;
@@ -48,7 +49,7 @@ export function connectPostgres(url: string, options: ConnectOptions): Database 
 
 async function runPostgres(
   runner: postgres.Sql | postgres.TransactionSql,
-  query: CompiledQuery,
+  query: Statement,
   timeoutMs: number,
 ): Promise<QueryResult> {
   const pending = runner.unsafe(query.text, query.params as postgres.ParameterOrJSON<never>[]);
@@ -58,7 +59,7 @@ async function runPostgres(
     const result = await pending;
     return { rows: result as unknown as QueryResult['rows'], rowsAffected: result.count ?? result.length };
   } catch (error) {
-    throw classifyDbError('postgres', error, query);
+    throw classifyDbError(postgresErrors, error, query);
   } finally {
     clearTimeout(timer);
   }

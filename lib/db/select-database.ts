@@ -5,9 +5,9 @@
 import type { Config } from '../config';
 import { DatabaseError } from '../errors';
 import type { Dialect } from '../resource';
+import type { Database } from './database';
 import { databaseOf, serverOf } from './mask-url';
 import type { ConnectOptions } from './postgres-database';
-import type { Database } from './types';
 
 /** The connection D5 chose for database X: its URL, the variable it came from, whether X replaced its database. */
 interface DatabaseChoice {
@@ -69,11 +69,19 @@ export function explainMissingDatabase(
   return `Resource ${resource} ${uses} ${variable}, whose database ${databaseOf(url)} does not exist on its server (${serverOf(url)}); create it, or set ${variable} to the URL of an existing database`;
 }
 
+/** URL schemes and the database each names. */
+const schemes: Readonly<Record<string, Dialect>> = {
+  postgres: 'postgres',
+  postgresql: 'postgres',
+  mysql: 'mysql',
+  mariadb: 'mysql',
+};
+
 export function dialectOf(url: string): Dialect {
   const colon = url.indexOf(':');
   const scheme = colon < 0 ? '' : url.slice(0, colon).toLowerCase();
-  if (scheme === 'postgres' || scheme === 'postgresql') return 'postgres';
-  if (scheme === 'mysql' || scheme === 'mariadb') return 'mysql';
+  const dialect = Object.hasOwn(schemes, scheme) ? schemes[scheme] : undefined;
+  if (dialect) return dialect;
   throw new DatabaseError(
     'database_unconfigured',
     `Database URL scheme "${scheme}:" is not supported; use postgres:// or mysql://`,
@@ -83,18 +91,18 @@ export function dialectOf(url: string): Dialect {
 /** One client per URL for the life of the container; the promise is cached so concurrent first uses share it. */
 const databases = new Map<string, Promise<Database>>();
 
-/** Each driver is loaded when its dialect is first used: a PostgreSQL container never evaluates mysql2. */
-async function connect(url: string, options: ConnectOptions): Promise<Database> {
-  if (dialectOf(url) === 'postgres') return (await import('./postgres-database')).connectPostgres(url, options);
-  return (await import('./mysql-database')).connectMysql(url, options);
-}
+/** Each driver is loaded when its database is first used: a PostgreSQL container never evaluates mysql2. */
+const drivers: Readonly<Record<Dialect, (url: string, options: ConnectOptions) => Promise<Database>>> = {
+  postgres: async (url, options) => (await import('./postgres-database')).connectPostgres(url, options),
+  mysql: async (url, options) => (await import('./mysql-database')).connectMysql(url, options),
+};
 
 export function selectDatabase(config: Config, database?: string): Promise<Database> {
   const url = databaseUrlFor(config, database);
   let db = databases.get(url);
   if (!db) {
     const { connectTimeoutMs, statementTimeoutMs, poolSize } = config;
-    db = connect(url, { connectTimeoutMs, statementTimeoutMs, poolSize });
+    db = drivers[dialectOf(url)](url, { connectTimeoutMs, statementTimeoutMs, poolSize });
     databases.set(url, db);
   }
   return db;

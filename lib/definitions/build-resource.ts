@@ -3,7 +3,7 @@
  * D4 fields, keys and links). Pure: every problem that stops reads is a DefinitionError naming the file; a
  * missing write link is recorded on its table instead.
  */
-import type { CatalogForeignKey, CatalogTable, QueryCatalog } from '../db/types';
+import type { CatalogForeignKey, CatalogTable, QueryCatalog } from '../db/database';
 import { DefinitionError } from '../errors';
 import type {
   Dialect,

@@ -5,8 +5,8 @@
  * failed load is not cached, so a database that comes back is picked up by the next request (D20).
  */
 import type { Config } from '../config';
+import type { Database } from '../db/database';
 import { explainMissingDatabase, selectDatabase } from '../db/select-database';
-import type { Database } from '../db/types';
 import { DatabaseError, DefinitionError, DefinitionsUnreachableError } from '../errors';
 import type { SqlResource } from '../resource';
 import { buildResource } from './build-resource';

@@ -4,7 +4,8 @@
  * runs. Pure.
  */
 import { NegotiationError } from '../errors';
-import type { BodyType, OutputType } from '../request/types';
+import type { BodyType } from '../request/resource-request';
+import type { OutputType } from '../values';
 
 const supported = 'application/xml or application/json';
 

@@ -3,20 +3,21 @@
  * Every failure is thrown as a typed error; create-handler answers it through errorResult, the one place that does.
  */
 import { config } from '../config';
-import { executeRead, executeWrite } from '../db/execute-plan';
+import { executeRead, executeWrite } from '../execute/execute-plan';
 import { resolveResource } from '../definitions/resolve-resource';
 import { BadRequestError, MethodNotAllowedError, NotFoundError, TooLargeError } from '../errors';
 import { planRead } from '../plan/plan-read';
 import { addressesChildren, planWrite } from '../plan/plan-write';
 import { parsePathKeys } from '../request/parse-path-keys';
 import { parseQuery } from '../request/parse-query';
-import type { BodyType, Operation, OutputType } from '../request/types';
+import type { BodyType, Operation } from '../request/resource-request';
 import type { SqlResource } from '../resource';
 import { tableOf, tableWithRole } from '../resource-levels';
 import { groupRows } from '../serial/group-rows';
 import { type BodyNames, parseBody } from '../serial/parse-body';
 import { serializeRead } from '../serial/serialize-read';
 import { serializeWrite } from '../serial/serialize-write';
+import type { OutputType } from '../values';
 import { type HttpRequest, resourcePath } from './from-event';
 import { negotiateResponse, requestBodyType } from './negotiate';
 import { resourceMethods } from './serve-fallback';

@@ -1,11 +1,13 @@
 /**
- * Converts a value from a query string or body to its field's type before it reaches SQL (D6, D9); a value that
- * does not convert is a 400 naming the field and the value. Pure.
+ * Converts a value from a query string or body to its field's type before it reaches SQL; a value that does not
+ * convert is a 400 naming the field and the value. The result is the same for every database: integers are
+ * bigints (every digit kept), booleans booleans, timestamps `YYYY-MM-DD HH:MM...`; the SQL dialect binds them as
+ * its driver takes them. Pure.
  */
-import type { Param } from '../db/types';
 import { BadRequestError } from '../errors';
-import type { RawValue } from '../request/types';
-import type { Dialect, Field, ValueType } from '../resource';
+import type { RawValue } from '../request/resource-request';
+import type { Field, ValueType } from '../resource';
+import type { Value } from '../values';
 
 const integer = /^[+-]?\d+$/;
 const decimal = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
@@ -45,15 +47,14 @@ function validDate(text: string): boolean {
 }
 
 /** NULL passes through; the database's NOT NULL constraints decide. */
-export function convertValue(field: Field, raw: RawValue, dialect: Dialect): Param {
+export function convertValue(field: Field, raw: RawValue): Value {
   if (raw === null) return null;
   const text = typeof raw === 'string' ? raw : String(raw);
   switch (field.type) {
     case 'integer': {
       const trimmed = text.trim();
       if (typeof raw === 'boolean' || !integer.test(trimmed)) fail(field, raw);
-      // bigint is bound unquoted by mysql2 and keeps every digit; PostgreSQL takes the text
-      return dialect === 'mysql' ? BigInt(trimmed) : trimmed.replace(/^\+/, '');
+      return BigInt(trimmed);
     }
     case 'decimal':
     case 'float': {
@@ -64,8 +65,7 @@ export function convertValue(field: Field, raw: RawValue, dialect: Dialect): Par
     case 'boolean': {
       const lower = text.trim().toLowerCase();
       if (lower !== 'true' && lower !== 'false' && lower !== '1' && lower !== '0') fail(field, raw);
-      const value = lower === 'true' || lower === '1';
-      return dialect === 'mysql' ? (value ? 1 : 0) : value;
+      return lower === 'true' || lower === '1';
     }
     case 'date':
       if (!validDate(text)) fail(field, raw);
@@ -76,7 +76,7 @@ export function convertValue(field: Field, raw: RawValue, dialect: Dialect): Par
     case 'timestamp': {
       const m = timestamp.exec(text);
       if (!m || !validDate(m[1] as string)) fail(field, raw);
-      return dialect === 'mysql' ? text.replace('T', ' ') : text;
+      return text.replace('T', ' ');
     }
     case 'binary':
       if (typeof raw !== 'string' || !base64.test(text)) fail(field, raw);

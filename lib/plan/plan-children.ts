@@ -4,12 +4,12 @@
  * created and changed; many-to-many children are existing rows that are only associated or dissociated. Pure.
  */
 import { BadRequestError } from '../errors';
-import type { BodyRow } from '../request/types';
+import type { BodyRow } from '../request/resource-request';
 import type { SqlResource, TableRole } from '../resource';
 import { tableWithRole } from '../resource-levels';
+import type { ChildRow } from './plan';
 import { deletedAlongWith, requireLinked } from './require-links';
 import { keyFields, splitRow } from './resource-fields';
-import type { ChildRow } from './types';
 
 export type ChildPurpose = 'insert' | 'update' | 'delete';
 

@@ -3,12 +3,12 @@
  * key, then the Child key (D8). Pure.
  */
 import { BadRequestError } from '../errors';
-import type { ParsedQuery, RawFilter } from '../request/types';
+import type { ParsedQuery, RawFilter } from '../request/resource-request';
 import type { Field, SqlResource } from '../resource';
 import { fieldsAt, keyLabels, tableWithRole } from '../resource-levels';
 import { convertValue } from './convert-value';
+import type { Plan, TypedFilter } from './plan';
 import { fieldOf, parentKeyFields, planPathKey } from './resource-fields';
-import type { Plan, TypedFilter } from './types';
 
 export function planFilters(resource: SqlResource, filters: readonly RawFilter[]): TypedFilter[] {
   return filters.map((filter): TypedFilter => {
@@ -27,9 +27,9 @@ export function planFilters(resource: SqlResource, filters: readonly RawFilter[]
       case 'like':
         return { label, op: 'like', value: filter.value, text: field.type !== 'string' };
       case 'in':
-        return { label, op: 'in', values: filter.values.map((v) => convertValue(field, v, resource.dialect)) };
+        return { label, op: 'in', values: filter.values.map((v) => convertValue(field, v)) };
       default:
-        return { label, op: filter.op, value: convertValue(field, filter.value, resource.dialect) };
+        return { label, op: filter.op, value: convertValue(field, filter.value) };
     }
   });
 }

@@ -4,15 +4,15 @@
  * rules live in plan-children. Pure.
  */
 import { BadRequestError } from '../errors';
-import type { BodyRow, BodyType, RawFilter, RawValue } from '../request/types';
+import type { BodyRow, BodyType, RawFilter, RawValue } from '../request/resource-request';
 import type { SqlResource } from '../resource';
 import { keyLabels, tableOf } from '../resource-levels';
 import { convertValue } from './convert-value';
+import type { ChildChanges, InsertRow, Key, Plan, RowMatch, Target, UpdateRows } from './plan';
 import { planChildRows } from './plan-children';
 import { planFilters } from './plan-read';
 import { deletedAlongWith, requireLinked } from './require-links';
 import { fieldOf, parentKeyFields, planPathKey, splitRow } from './resource-fields';
-import type { ChildChanges, InsertRow, Key, Plan, RowMatch, Target, UpdateRows } from './types';
 
 export interface WriteInput {
   readonly op: 'insert' | 'update' | 'delete';
@@ -213,7 +213,7 @@ function rowKey(resource: SqlResource, row: BodyRow, index: number): Key {
   const fields = parentKeyFields(resource);
   if (fields.some((f) => row.values[f.label] === undefined || row.values[f.label] === null))
     throw missingKey(resource, index);
-  return fields.map((f) => convertValue(f, row.values[f.label] as RawValue, resource.dialect));
+  return fields.map((f) => convertValue(f, row.values[f.label] as RawValue));
 }
 
 function missingKey(resource: SqlResource, index: number): BadRequestError {

@@ -2,14 +2,14 @@
  * Lookups on a SqlResource shared by the planners: fields by label, the Parent's key fields, and a body row
  * split into table rows with converted, validated values. Pure.
  */
-import type { Param } from '../db/types';
 import { BadRequestError } from '../errors';
-import type { RawValue } from '../request/types';
+import type { RawValue } from '../request/resource-request';
 import type { Field, ResourceTable, SqlResource, TableRole } from '../resource';
 import { fieldLevels, keyLabels, type Level, tableOf, tableWithRole } from '../resource-levels';
+import type { Value } from '../values';
 import { convertValue } from './convert-value';
+import type { ColumnValues, ExtensionValues, Key } from './plan';
 import { requireWritableTable } from './require-links';
-import type { ColumnValues, ExtensionValues, Key } from './types';
 import { validateValue } from './validate-value';
 
 export function fieldOf(resource: SqlResource, label: string, code: 'bad_parameter' | 'bad_body'): Field {
@@ -51,7 +51,7 @@ export function planPathKey(resource: SqlResource, segments: readonly string[]):
   }
   return fields.map((field, i) => {
     try {
-      return convertValue(field, segments[i] as string, resource.dialect);
+      return convertValue(field, segments[i] as string);
     } catch (error) {
       throw new BadRequestError('bad_path_key', (error as Error).message);
     }
@@ -60,11 +60,11 @@ export function planPathKey(resource: SqlResource, segments: readonly string[]):
 
 export interface SplitRow {
   /** Columns of the level's main table: the Parent, or the Child. */
-  readonly values: Record<string, Param>;
+  readonly values: Record<string, Value>;
   /** ParentExtension rows (parent level) or ChildExtension rows (child level). */
   readonly extensions: ExtensionValues[];
   /** Join table columns (child level of a many-to-many resource). */
-  readonly join: Record<string, Param>;
+  readonly join: Record<string, Value>;
   /** The main table's key when all its key fields are given. */
   readonly key?: Key;
 }
@@ -78,9 +78,9 @@ export function splitRow(
   values: Readonly<Record<string, RawValue>>,
   level: Level = 'parent',
 ): SplitRow {
-  const main: Record<string, Param> = {};
-  const join: Record<string, Param> = {};
-  const extensions = new Map<string, Record<string, Param>>();
+  const main: Record<string, Value> = {};
+  const join: Record<string, Value> = {};
+  const extensions = new Map<string, Record<string, Value>>();
   const levels = fieldLevels(resource);
   for (const [label, raw] of Object.entries(values)) {
     const field = fieldOf(resource, label, 'bad_body');
@@ -94,7 +94,7 @@ export function splitRow(
     const table = resource.tables[field.table] as ResourceTable;
     requireWritableTable(resource, table, label);
     for (const rule of resource.validations) if (rule.name === label) validateValue(rule, raw);
-    const value = convertValue(field, raw, resource.dialect);
+    const value = convertValue(field, raw);
     if (table.role === mainRole[level]) main[field.column] = value;
     else if (table.role === extensionRole[level])
       extensions.set(table.name, { ...extensions.get(table.name), [field.column]: value });
@@ -106,7 +106,7 @@ export function splitRow(
     values: main,
     extensions: [...extensions].map(([table, v]) => ({ table, values: v as ColumnValues })),
     join,
-    key: complete ? keyColumns.map((c) => main[c] as Param) : undefined,
+    key: complete ? keyColumns.map((c) => main[c] as Value) : undefined,
   };
 }
 

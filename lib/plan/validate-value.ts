@@ -3,7 +3,7 @@
  * 400 naming the field and the rule. Pure.
  */
 import { BadRequestError } from '../errors';
-import type { RawValue } from '../request/types';
+import type { RawValue } from '../request/resource-request';
 import type { ValidationRule } from '../resource';
 
 function broken(rule: ValidationRule, value: string, what: string): never {

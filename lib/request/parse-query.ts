@@ -4,8 +4,9 @@
  * values to field types; that is the planner's job.
  */
 import { BadRequestError } from '../errors';
+import type { OutputType } from '../values';
 import { decodePairs } from './decode';
-import type { OutputType, ParsedQuery, RawFilter } from './types';
+import type { ParsedQuery, RawFilter } from './resource-request';
 import { unescapeLeading } from './unescape';
 
 type Method = 'GET' | 'PUT' | 'DELETE';

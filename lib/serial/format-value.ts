@@ -4,7 +4,7 @@
  * Pure; must not throw on odd driver values (it writes them as strings instead) and must not escape XML.
  */
 import type { ValueType } from '../resource';
-import type { DbValue } from './types';
+import type { Value } from '../values';
 
 export interface FormattedValue {
   /** The value as text, unescaped: what an XML attribute holds. */
@@ -18,7 +18,7 @@ const trueTexts: ReadonlySet<string> = new Set(['t', 'true', '1']);
 const falseTexts: ReadonlySet<string> = new Set(['f', 'false', '0']);
 
 /** Formats a value for the wire; null for NULL (D10). */
-export function formatValue(type: ValueType, value: DbValue): FormattedValue | null {
+export function formatValue(type: ValueType, value: Value): FormattedValue | null {
   if (value === null) return null;
   switch (type) {
     case 'integer':
@@ -41,7 +41,7 @@ function formatNumber(text: string): FormattedValue {
   return jsonNumber.test(text) ? { text, json: text } : asString(text);
 }
 
-function formatBoolean(value: Exclude<DbValue, null>): FormattedValue {
+function formatBoolean(value: Exclude<Value, null>): FormattedValue {
   const truth = toBoolean(value);
   if (truth === undefined) return asString(toText(value));
   const text = truth ? 'true' : 'false';
@@ -49,7 +49,7 @@ function formatBoolean(value: Exclude<DbValue, null>): FormattedValue {
 }
 
 /** PostgreSQL text `t`/`f`, MySQL tinyint(1) numbers (any non-zero is true, as MySQL itself reads it). */
-function toBoolean(value: Exclude<DbValue, null>): boolean | undefined {
+function toBoolean(value: Exclude<Value, null>): boolean | undefined {
   if (typeof value === 'boolean') return value;
   if (typeof value === 'number') return Number.isNaN(value) ? undefined : value !== 0;
   if (typeof value === 'bigint') return value !== 0n;
@@ -61,7 +61,7 @@ function toBoolean(value: Exclude<DbValue, null>): boolean | undefined {
 }
 
 /** The exact text of a driver value; bytes are base64 (D9). */
-function toText(value: Exclude<DbValue, null>): string {
+function toText(value: Exclude<Value, null>): string {
   if (typeof value === 'string') return value;
   if (value instanceof Uint8Array)
     return Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('base64');

@@ -5,11 +5,11 @@
  */
 import type { SqlResource } from '../resource';
 import { fieldsAt, keyLabels, tableWithRole } from '../resource-levels';
-import type { DbValue, OutRow } from './types';
+import type { OutRow, Value } from '../values';
 
-type Row = Readonly<Record<string, DbValue>>;
+type Row = Readonly<Record<string, Value>>;
 
-function pick(row: Row, labels: readonly string[]): Record<string, DbValue> {
+function pick(row: Row, labels: readonly string[]): Record<string, Value> {
   return Object.fromEntries(labels.map((label) => [label, row[label] ?? null]));
 }
 
@@ -25,7 +25,7 @@ export function groupRows(resource: SqlResource, rows: readonly Row[]): OutRow[]
   const childLabels = fieldsAt(resource, 'child').map((f) => f.label);
   const parentKey = keyLabels(resource, tableWithRole(resource, 'Parent')) ?? parentLabels;
   const childKey = keyLabels(resource, tableWithRole(resource, 'Child')) ?? childLabels;
-  const out: { values: Record<string, DbValue>; children: OutRow[] }[] = [];
+  const out: { values: Record<string, Value>; children: OutRow[] }[] = [];
   let current: string | undefined;
   for (const row of rows) {
     const id = identity(row, parentKey);

@@ -2,7 +2,7 @@
  * Request bodies → rows (D10, D13): picks the reader for the body's type. Pure; the rows keep their raw text —
  * checking labels and converting values is the next stage's job, not this one's.
  */
-import type { BodyRow, BodyType } from '../request/types';
+import type { BodyRow, BodyType } from '../request/resource-request';
 import { parseFormBody } from './parse-form-body';
 import { parseJsonBody } from './parse-json-body';
 import { parseXmlBody } from './parse-xml-body';

@@ -5,7 +5,7 @@
  */
 import { BadRequestError } from '../errors';
 import { decodePairs } from '../request/decode';
-import type { BodyRow, RawValue } from '../request/types';
+import type { BodyRow, RawValue } from '../request/resource-request';
 import { unescapeLeading } from '../request/unescape';
 
 export function parseFormBody(text: string): BodyRow {

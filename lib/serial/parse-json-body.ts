@@ -5,7 +5,7 @@
  */
 import { isLosslessNumber, parse } from 'lossless-json';
 import { BadRequestError } from '../errors';
-import type { BodyRow, RawValue } from '../request/types';
+import type { BodyRow, RawValue } from '../request/resource-request';
 import type { BodyNames } from './types';
 
 type JsonObject = Record<string, unknown>;

@@ -6,7 +6,7 @@
  */
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { BadRequestError } from '../errors';
-import type { BodyRow } from '../request/types';
+import type { BodyRow } from '../request/resource-request';
 import type { BodyNames } from './types';
 
 /** An element in fast-xml-parser's ordered shape: `{ name: children, ':@': attributes }`, or `{ '#text': text }`. */

@@ -4,8 +4,8 @@
  * JSON, or HTML for browsers. Pure; must not resolve anything: it is given what resolving gave.
  */
 import { XMLBuilder } from 'fast-xml-parser';
-import type { OutputType } from '../request/types';
 import type { SqlResource } from '../resource';
+import type { OutputType } from '../values';
 import { escapeHtml } from './escape-html';
 
 /** What loading one definition gave: the resource, or the error a request to it would answer with. */

@@ -4,8 +4,8 @@
  * JSON. Pure.
  */
 import { XMLBuilder } from 'fast-xml-parser';
-import type { OutputType } from '../request/types';
 import type { SqlResource } from '../resource';
+import type { OutputType } from '../values';
 
 export interface ResourceMetadata {
   readonly name: string;

@@ -2,10 +2,9 @@
  * The body of a successful read (R1, R2): `readResponse` in XML, the collection object in JSON (spec 2.2, D11).
  * Pure; the rows arrive already regrouped into parents and children; must not reorder or filter them.
  */
-import type { OutputType } from '../request/types';
 import type { SqlResource } from '../resource';
+import type { OutputType, OutRow } from '../values';
 import { serializeJsonRows, serializeXmlDocument } from './serialize-rows';
-import type { OutRow } from './types';
 
 export function serializeRead(resource: SqlResource, rows: readonly OutRow[], type: OutputType): string {
   switch (type) {

@@ -5,8 +5,8 @@
  */
 import { XMLBuilder } from 'fast-xml-parser';
 import type { SqlResource, ValueType } from '../resource';
+import type { OutRow } from '../values';
 import { formatValue } from './format-value';
-import type { OutRow } from './types';
 
 /** A node in fast-xml-parser's ordered ("preserveOrder") shape: `{ name: children, ':@': attributes }`. */
 type XmlNode = Record<string, XmlNode[] | Record<string, string>>;

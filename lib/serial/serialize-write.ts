@@ -2,10 +2,9 @@
  * The body of a successful write: `writeResponse rowsAffected="N"` in XML, `{"rowsAffected":N}` in JSON, plus the
  * inserted rows as stored for inserts (spec 2.2, D15, D16). Pure; must not count rows itself: the count is given.
  */
-import type { OutputType } from '../request/types';
 import type { SqlResource } from '../resource';
+import type { OutputType, OutRow } from '../values';
 import { serializeJsonRows, serializeXmlDocument } from './serialize-rows';
-import type { OutRow } from './types';
 
 /** `rows` is given for inserts only; updates and deletes report the count alone. */
 export function serializeWrite(

@@ -1,40 +1,56 @@
 /**
- * The read statement: the definition's query as a derived table, filtered, ordered and paged by column labels
- * (spec 7 shows the same shape: labels, a WHERE clause, an ORDER BY clause). Pure.
+ * SELECT statements: the resource's read (its query as a derived table, filtered, ordered and paged by column
+ * labels: labels, a WHERE clause, an ORDER BY clause), and the rows of one table that match every Match. Pure.
  */
-import type { CompiledQuery } from '../db/types';
-import type { SelectSpec, TypedFilter } from '../plan/types';
-import type { SqlResource } from '../resource';
-import { likeExpression, ParamList, pagingClause, quoteIdentifier } from './dialect';
+import type { SelectSpec, TypedFilter } from '../plan/plan';
+import type { ResourceTable } from '../resource';
+import type { CompiledQuery } from './compiled-query';
+import type { SqlDialect } from './dialect';
+import { type Match, whereClause } from './match';
+import { ParamList } from './param-list';
 
 const operators = { eq: '=', ne: '<>', lt: '<', le: '<=', gt: '>', ge: '>=' } as const;
 
-export function compileSelect(resource: Pick<SqlResource, 'dialect' | 'query'>, spec: SelectSpec): CompiledQuery {
-  const { dialect } = resource;
+export function compileSelect(dialect: SqlDialect, query: string, spec: SelectSpec): CompiledQuery {
   const params = new ParamList(dialect);
-  const column = (label: string) => `_r.${quoteIdentifier(dialect, label)}`;
+  const column = (label: string) => `_r.${dialect.quoteIdentifier(label)}`;
   const list = spec.columns ? spec.columns.map(column).join(', ') : '*';
-  const where = spec.filters.map((f) => condition(f, column(f.label), params, dialect));
+  const where = spec.filters.map((f) => condition(f, column(f.label), params));
   const text = [
-    `SELECT ${spec.distinct ? 'DISTINCT ' : ''}${list} FROM (${resource.query}) AS _r`,
+    `SELECT ${spec.distinct ? 'DISTINCT ' : ''}${list} FROM (${query}) AS _r`,
     where.length ? ` WHERE ${where.join(' AND ')}` : '',
     spec.orderBy.length ? ` ORDER BY ${spec.orderBy.map(column).join(', ')}` : '',
-    pagingClause(dialect, params, spec.limit, spec.offset),
+    dialect.paging(
+      spec.limit === undefined ? undefined : params.add(spec.limit),
+      spec.offset === undefined ? undefined : params.add(spec.offset),
+    ),
   ].join('');
   return params.compile(text);
 }
 
-function condition(filter: TypedFilter, target: string, params: ParamList, dialect: SqlResource['dialect']): string {
+function condition(filter: TypedFilter, target: string, params: ParamList): string {
   switch (filter.op) {
     case 'null':
       return `${target} IS NULL`;
     case 'notnull':
       return `${target} IS NOT NULL`;
     case 'like':
-      return likeExpression(dialect, target, filter.text, params.add(filter.value));
+      return params.dialect.like(target, filter.text, params.add(filter.value));
     case 'in':
       return `${target} IN (${filter.values.map((v) => params.add(v)).join(', ')})`;
     default:
       return `${target} ${operators[filter.op]} ${params.add(filter.value)}`;
   }
+}
+
+/** The `columns` (or every column) of the rows of `table` that match every Match. */
+export function compileSelectWhere(
+  dialect: SqlDialect,
+  table: Pick<ResourceTable, 'schema' | 'table'>,
+  columns: readonly string[] | '*',
+  where: readonly Match[],
+): CompiledQuery {
+  const params = new ParamList(dialect);
+  const list = columns === '*' ? '*' : columns.map((c) => dialect.quoteIdentifier(c)).join(', ');
+  return params.compile(`SELECT ${list} FROM ${dialect.quoteTable(table)} WHERE ${whereClause(params, where)}`);
 }

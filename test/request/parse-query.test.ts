@@ -4,7 +4,7 @@
  */
 import { BadRequestError } from '../../lib/errors';
 import { parseQuery } from '../../lib/request/parse-query';
-import type { ParsedQuery } from '../../lib/request/types';
+import type { ParsedQuery } from '../../lib/request/resource-request';
 
 type Method = 'GET' | 'PUT' | 'DELETE';
 

@@ -1,6 +1,6 @@
 import type { ValueType } from '../../lib/resource';
 import { formatValue } from '../../lib/serial/format-value';
-import type { DbValue } from '../../lib/serial/types';
+import type { Value } from '../../lib/values';
 
 const valueTypes: ValueType[] = [
   'integer',
@@ -19,7 +19,7 @@ describe('formatValue', () => {
     expect(formatValue(type, null)).toBeNull();
   });
 
-  it.each<[ValueType, DbValue, string, string]>([
+  it.each<[ValueType, Value, string, string]>([
     ['integer', 42, '42', '42'],
     ['integer', -7, '-7', '-7'],
     ['integer', '12345678901234567890', '12345678901234567890', '12345678901234567890'],
@@ -56,7 +56,7 @@ describe('formatValue', () => {
     expect(formatValue(type, value)).toEqual({ text, json });
   });
 
-  it.each<[DbValue, boolean]>([
+  it.each<[Value, boolean]>([
     [true, true],
     [false, false],
     [1, true],

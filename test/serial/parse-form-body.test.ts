@@ -1,4 +1,4 @@
-import type { RawValue } from '../../lib/request/types';
+import type { RawValue } from '../../lib/request/resource-request';
 import { parseBody } from '../../lib/serial/parse-body';
 import { badBody, failure, flatNames, hierarchicalNames } from './fixtures';
 

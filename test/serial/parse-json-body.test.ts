@@ -1,4 +1,4 @@
-import type { BodyRow } from '../../lib/request/types';
+import type { BodyRow } from '../../lib/request/resource-request';
 import { type BodyNames, parseBody } from '../../lib/serial/parse-body';
 import { badBody, failure, flatNames, hierarchicalNames } from './fixtures';
 

@@ -1,7 +1,6 @@
 import { parse as parseLossless } from 'lossless-json';
-import type { OutputType } from '../../lib/request/types';
 import { serializeRead } from '../../lib/serial/serialize-read';
-import type { OutRow } from '../../lib/serial/types';
+import type { OutputType, OutRow } from '../../lib/values';
 import { el, flat, hierarchical, readXml } from './fixtures';
 
 const declaration = '<?xml version="1.0" encoding="UTF-8"?>';

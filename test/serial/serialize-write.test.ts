@@ -1,6 +1,5 @@
-import type { OutputType } from '../../lib/request/types';
 import { serializeWrite } from '../../lib/serial/serialize-write';
-import type { OutRow } from '../../lib/serial/types';
+import type { OutputType, OutRow } from '../../lib/values';
 import { el, flat, hierarchical, readXml } from './fixtures';
 
 const declaration = '<?xml version="1.0" encoding="UTF-8"?>';

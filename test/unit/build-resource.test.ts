@@ -2,7 +2,7 @@
  * Table tests of joining a definition with the catalog (D1 consistency, D2 names, D4 fields, keys and links):
  * hand-built QueryCatalogs, exact SqlResources and every DefinitionError. Pure: no database.
  */
-import type { CatalogColumn, CatalogTable, QueryCatalog, QueryColumn } from '../../lib/db/types';
+import type { CatalogColumn, CatalogTable, QueryCatalog, QueryColumn } from '../../lib/db/database';
 import { buildResource } from '../../lib/definitions/build-resource';
 import type { DeclaredTable, Definition } from '../../lib/definitions/parse-definition';
 import type { Field, ResourceTable, SqlResource, ValueType } from '../../lib/resource';

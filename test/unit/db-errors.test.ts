@@ -3,8 +3,10 @@
  * and driver errors of both dialects classified into the service's errors. Pure: no database.
  */
 import { classifyDbError, relabel } from '../../lib/db/classify-error';
+import type { Statement } from '../../lib/db/database';
 import { inlineParams } from '../../lib/db/inline-params';
-import type { CompiledQuery } from '../../lib/db/types';
+import { mysqlErrors } from '../../lib/db/mysql-errors';
+import { postgresErrors } from '../../lib/db/postgres-errors';
 import type { Dialect } from '../../lib/resource';
 import { serviceErrorOf } from './fixtures';
 
@@ -52,7 +54,7 @@ describe('inlineParams', () => {
       expected: "SELECT 'it''s'",
     },
     {
-      name: 'every Param kind',
+      name: 'every Value kind',
       dialect: 'postgres',
       query: {
         text: 'SELECT $1, $2, $3, $4, $5, $6, $7, $8',
@@ -84,20 +86,20 @@ describe('inlineParams', () => {
       query: { text: 'SELECT * FROM (select 1) AS _r', params: [] },
       expected: 'SELECT * FROM (select 1) AS _r',
     },
-  ] as { name: string; dialect: Dialect; query: CompiledQuery; expected: string }[])(
+  ] as { name: string; dialect: Dialect; query: Statement; expected: string }[])(
     '$name',
     ({ dialect, query, expected }) => {
-      expect(inlineParams(dialect, query)).toBe(expected);
+      expect(inlineParams(query, dialect === 'postgres' ? 'numbered' : 'positional')).toBe(expected);
     },
   );
 });
 
-const pgQuery: CompiledQuery = {
+const pgQuery: Statement = {
   text: 'SELECT * FROM (select book_id id, title from book) AS _r WHERE _r."id" = $1 ORDER BY _r."id"',
   params: ['7'],
 };
 const pgSql = `SELECT * FROM (select book_id id, title from book) AS _r WHERE _r."id" = '7' ORDER BY _r."id"`;
-const myQuery: CompiledQuery = {
+const myQuery: Statement = {
   text: 'INSERT INTO `shop`.`book` (`title`, `isbn`) VALUES (?, ?)',
   params: ["O'Neil", '978'],
 };
@@ -429,19 +431,21 @@ const classified: {
   },
 ];
 
+const drivers = { postgres: postgresErrors, mysql: mysqlErrors };
+
 describe('classifyDbError', () => {
   it.each(classified)('$dialect: $name', ({ dialect, error, expected }) => {
     const query = dialect === 'postgres' ? pgQuery : myQuery;
     expect(
       serviceErrorOf(() => {
-        throw classifyDbError(dialect, error, query, labelOf);
+        throw classifyDbError(drivers[dialect], error, query, labelOf);
       }),
     ).toEqual(expected);
   });
 
   it('without labelOf, column names are kept', () => {
     const error = { code: '23505', message: 'duplicate', detail: 'Key (book_id)=(7) already exists.' };
-    expect(classifyDbError('postgres', error, pgQuery).message).toBe(
+    expect(classifyDbError(postgresErrors, error, pgQuery).message).toBe(
       'Conflict: duplicate (Key (book_id)=(7) already exists.)',
     );
   });

@@ -3,7 +3,8 @@
  * 415; problem+json for errors (D19). Pure.
  */
 import { negotiateResponse, requestBodyType, wantsProblemJson } from '../../lib/http/negotiate';
-import type { BodyType, OutputType } from '../../lib/request/types';
+import type { BodyType } from '../../lib/request/resource-request';
+import type { OutputType } from '../../lib/values';
 import { serviceErrorOf } from './fixtures';
 
 const xml = 'application/xml';

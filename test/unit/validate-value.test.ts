@@ -2,7 +2,7 @@
  * Table tests of validatedAttribute enforcement (D1): every rule, passing and breaking values. Pure.
  */
 import { validateValue } from '../../lib/plan/validate-value';
-import type { RawValue } from '../../lib/request/types';
+import type { RawValue } from '../../lib/request/resource-request';
 import type { ValidationRule } from '../../lib/resource';
 import { serviceErrorOf } from './fixtures';
 

@@ -3,6 +3,8 @@
  * missing); children under a parent, only those that belong to it (one-to-many: by its foreign key;
  * many-to-many: through an association row). "Updated" means matched, changed or not.
  */
+
+import type { Executor } from '../db/database';
 import { BadRequestError } from '../errors';
 import type {
   ChildChanges,
@@ -13,24 +15,17 @@ import type {
   RowMatch,
   TypedFilter,
   UpdateRows,
-} from '../plan/types';
+} from '../plan/plan';
 import type { ResourceTable, SqlResource } from '../resource';
 import { tableOf } from '../resource-levels';
-import { compileInsert, compileUpdate, type Match } from '../sql/compile-write';
-import {
-  byKey,
-  byLink,
-  chunks,
-  keyRow,
-  keysOf,
-  linkTo,
-  linkValues,
-  matchedValues,
-  requireParent,
-  selectKeys,
-  selectRow,
-} from './table-rows';
-import type { Executor } from './types';
+import { compileInsert } from '../sql/compile-insert';
+import { compileUpdate } from '../sql/compile-update';
+import { sqlDialect } from '../sql/dialect';
+import type { Match } from '../sql/match';
+import { chunks } from './statement-size';
+import { requireParent, selectKeys, selectRow } from './stored-rows';
+import { byKey, byLink, keyRow, linkTo, linkValues } from './table-links';
+import { keysOf, matchedValues } from './target-keys';
 
 /** Parameters of one by-value UPDATE: well under every driver's limit (PostgreSQL allows 65,535). */
 const maxValueParams = 30_000;
@@ -58,8 +53,9 @@ async function updateParents(tx: Executor, resource: SqlResource, update: Update
   let rowsAffected = 0;
   if (Object.keys(update.parent).length > 0) {
     for (const chunk of chunks(keys))
-      rowsAffected += (await tx.run(compileUpdate(resource.dialect, parent, update.parent, [byKey(parent, chunk)])))
-        .rowsAffected;
+      rowsAffected += (
+        await tx.run(compileUpdate(sqlDialect(resource.dialect), parent, update.parent, [byKey(parent, chunk)]))
+      ).rowsAffected;
   }
   if (update.extensions.length === 0) return rowsAffected;
   const existing = await selectKeys(tx, resource, parent, parent.primaryKey, byKey(parent, keys));
@@ -87,7 +83,7 @@ async function updateByValues(
     );
   }
   const where = [{ columns: match.columns, keys: rows, byValue: true }];
-  return (await tx.run(compileUpdate(resource.dialect, parent, values, where))).rowsAffected;
+  return (await tx.run(compileUpdate(sqlDialect(resource.dialect), parent, values, where))).rowsAffected;
 }
 
 /** D16a: extension fields of rows that have no extension row yet create it; updated and created rows count. */
@@ -104,7 +100,7 @@ async function upsertExtensions(
     const table = resource.tables[ext.table] as ResourceTable;
     const link = linkTo(table, owner);
     for (const chunk of chunks(ownerKeys))
-      await tx.run(compileUpdate(resource.dialect, table, ext.values, [byLink(link, chunk)]));
+      await tx.run(compileUpdate(sqlDialect(resource.dialect), table, ext.values, [byLink(link, chunk)]));
     const present = new Set(
       (await selectKeys(tx, resource, table, link.columns, byLink(link, ownerKeys))).map((k) =>
         JSON.stringify(k.map(String)),
@@ -113,7 +109,10 @@ async function upsertExtensions(
     for (const key of ownerKeys) {
       if (present.has(JSON.stringify(key.map(String)))) continue;
       await tx.run(
-        compileInsert(resource.dialect, table, { ...ext.values, ...linkValues(link, keyRow(owner.primaryKey, key)) }),
+        compileInsert(sqlDialect(resource.dialect), table, {
+          ...ext.values,
+          ...linkValues(link, keyRow(owner.primaryKey, key)),
+        }),
       );
     }
     rowsAffected += ownerKeys.length;
@@ -148,11 +147,13 @@ async function updateChild(tx: Executor, resource: SqlResource, parentKey: Key, 
   let rowsAffected = 0;
   const set = withoutKey(child.child, childTable.primaryKey);
   if (Object.keys(set).length > 0) {
-    rowsAffected += (await tx.run(compileUpdate(resource.dialect, childTable, set, [byKey(childTable, [key])])))
-      .rowsAffected;
+    rowsAffected += (
+      await tx.run(compileUpdate(sqlDialect(resource.dialect), childTable, set, [byKey(childTable, [key])]))
+    ).rowsAffected;
   }
   if (Object.keys(child.join).length > 0) {
-    rowsAffected += (await tx.run(compileUpdate(resource.dialect, tie.table, child.join, tie.where))).rowsAffected;
+    rowsAffected += (await tx.run(compileUpdate(sqlDialect(resource.dialect), tie.table, child.join, tie.where)))
+      .rowsAffected;
   }
   return rowsAffected + (await upsertExtensions(tx, resource, childTable, child.extensions, [key]));
 }

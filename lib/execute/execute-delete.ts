@@ -4,23 +4,18 @@
  * those child rows (one-to-many) or only their associations (many-to-many). Children go before their parents,
  * so no ON DELETE CASCADE is needed; every row deleted is counted.
  */
-import type { ChildChanges, Key, Target } from '../plan/types';
+
+import type { Executor } from '../db/database';
+import type { ChildChanges, Key, Target } from '../plan/plan';
 import type { SqlResource } from '../resource';
 import { tableOf } from '../resource-levels';
-import { compileDelete, type Match } from '../sql/compile-write';
-import {
-  byKey,
-  byLink,
-  chunks,
-  keysOf,
-  linkTo,
-  matchedValues,
-  ownedExtensions,
-  requireParent,
-  selectKeys,
-  valueMatches,
-} from './table-rows';
-import type { Executor } from './types';
+import { compileDelete } from '../sql/compile-delete';
+import { sqlDialect } from '../sql/dialect';
+import type { Match } from '../sql/match';
+import { chunks, valueMatches } from './statement-size';
+import { requireParent, selectKeys } from './stored-rows';
+import { byKey, byLink, linkTo, ownedExtensions } from './table-links';
+import { keysOf, matchedValues } from './target-keys';
 
 export async function executeDelete(
   tx: Executor,
@@ -49,7 +44,7 @@ async function run(
   table: Parameters<typeof compileDelete>[1],
   where: readonly Match[],
 ): Promise<number> {
-  return (await tx.run(compileDelete(resource.dialect, table, where))).rowsAffected;
+  return (await tx.run(compileDelete(sqlDialect(resource.dialect), table, where))).rowsAffected;
 }
 
 async function deleteParents(tx: Executor, resource: SqlResource, keys: readonly Key[]): Promise<number> {

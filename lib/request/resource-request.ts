@@ -3,14 +3,14 @@
  * text the client sent. Types only.
  */
 
+import type { OutputType } from '../values';
+
 /** The comparison a query value selects (D6). */
 /** One `name=value` pair of a query string, decoded and classified by the D6 grammar. */
 export type RawFilter =
   | { readonly name: string; readonly op: 'null' | 'notnull' }
   | { readonly name: string; readonly op: 'eq' | 'ne' | 'lt' | 'le' | 'gt' | 'ge' | 'like'; readonly value: string }
   | { readonly name: string; readonly op: 'in'; readonly values: readonly string[] };
-
-export type OutputType = 'application/xml' | 'application/json';
 
 /** A parsed query string: ordinary filters plus the special `_limit`, `_offset`, `_output` parameters. */
 export interface ParsedQuery {

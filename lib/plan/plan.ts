@@ -1,15 +1,15 @@
+import type { Value } from '../values';
 /**
  * The dialect-free plan of one request: what to read, or which rows to write in one transaction. Labels on the
  * read side, table columns on the write side; every value already converted to its field's type. Types only.
  */
-import type { Param } from '../db/types';
 
 export type TypedFilter =
   | { readonly label: string; readonly op: 'null' | 'notnull' }
-  | { readonly label: string; readonly op: 'eq' | 'ne' | 'lt' | 'le' | 'gt' | 'ge'; readonly value: Param }
+  | { readonly label: string; readonly op: 'eq' | 'ne' | 'lt' | 'le' | 'gt' | 'ge'; readonly value: Value }
   /** `text`: the field is not a string type, so it is compared as text. */
   | { readonly label: string; readonly op: 'like'; readonly value: string; readonly text: boolean }
-  | { readonly label: string; readonly op: 'in'; readonly values: readonly Param[] };
+  | { readonly label: string; readonly op: 'in'; readonly values: readonly Value[] };
 
 /** A read of the resource's query: filters ANDed, ordered, paged (D6, D8). */
 export interface SelectSpec {
@@ -23,7 +23,7 @@ export interface SelectSpec {
 }
 
 /** Column → value of one table row. */
-export type ColumnValues = Readonly<Record<string, Param>>;
+export type ColumnValues = Readonly<Record<string, Value>>;
 
 /** Values for one extension table, keyed by its declared name. */
 export interface ExtensionValues {
@@ -32,7 +32,7 @@ export interface ExtensionValues {
 }
 
 /** The Parent's primary-key values, in key order. */
-export type Key = readonly Param[];
+export type Key = readonly Value[];
 
 /**
  * How the Parent rows that a filter matched are found in the Parent table (D18): by the key the query selects,

@@ -3,24 +3,14 @@
  * with their extension rows, or many-to-many association rows for existing children. Echoes every row as
  * stored, in the request's nested shape; a parent that was not inserted appears by its key only.
  */
-import type { ChildRow, InsertRow, Key } from '../plan/types';
+
+import type { Executor } from '../db/database';
+import type { ChildRow, InsertRow, Key } from '../plan/plan';
 import type { ResourceTable, SqlResource } from '../resource';
 import { fieldsAt, keyLabels, tableOf } from '../resource-levels';
-import type { DbValue, OutRow } from '../serial/types';
-import {
-  byKey,
-  byLink,
-  insertTableRow,
-  keyRow,
-  linkTo,
-  linkValues,
-  ownedExtensions,
-  readLookups,
-  requireParent,
-  type StoredRow,
-  selectRow,
-} from './table-rows';
-import type { Executor } from './types';
+import type { OutRow, Value } from '../values';
+import { insertTableRow, readLookups, requireParent, type StoredRow, selectRow } from './stored-rows';
+import { byKey, byLink, keyRow, linkTo, linkValues, ownedExtensions } from './table-links';
 
 export interface WriteOutcome {
   readonly rowsAffected: number;
@@ -55,7 +45,7 @@ export async function executeInsert(
 
 interface Written {
   readonly row: StoredRow;
-  readonly echo: Record<string, DbValue>;
+  readonly echo: Record<string, Value>;
   readonly written: number;
 }
 
@@ -151,8 +141,8 @@ function echoValues(
   resource: SqlResource,
   level: 'parent' | 'child',
   stored: ReadonlyMap<string, StoredRow>,
-): Record<string, DbValue> {
-  const values: Record<string, DbValue> = {};
+): Record<string, Value> {
+  const values: Record<string, Value> = {};
   for (const field of fieldsAt(resource, level)) {
     if (field.table === null || field.column === null) continue;
     values[field.label] = stored.get(field.table)?.[field.column] ?? null;

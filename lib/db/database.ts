@@ -2,19 +2,16 @@
  * The database boundary: what the rest of the service may ask of a database, whatever the driver. Types only.
  */
 import type { Dialect, ValueType } from '../resource';
-import type { DbValue } from '../serial/types';
+import type { Value } from '../values';
 
-/** A value bound as a parameter: never spliced into SQL text. */
-export type Param = string | number | bigint | boolean | Uint8Array | null;
-
-/** One statement of one dialect, ready to run. */
-export interface CompiledQuery {
+/** What a database runs: one SQL text with its parameters (lib/sql compiles them; a driver binds them). */
+export interface Statement {
   readonly text: string;
-  readonly params: readonly Param[];
+  readonly params: readonly Value[];
 }
 
 export interface QueryResult {
-  readonly rows: readonly Readonly<Record<string, DbValue>>[];
+  readonly rows: readonly Readonly<Record<string, Value>>[];
   /** Rows matched by an UPDATE/DELETE (found, not just changed), or inserted. */
   readonly rowsAffected: number;
   /** MySQL: the AUTO_INCREMENT value of the first inserted row, as decimal text. */
@@ -23,7 +20,7 @@ export interface QueryResult {
 
 /** Runs statements; inside a transaction when it is the `tx` of Database.transaction. */
 export interface Executor {
-  run(query: CompiledQuery): Promise<QueryResult>;
+  run(statement: Statement): Promise<QueryResult>;
 }
 
 /** One column of a table as the catalog describes it. */

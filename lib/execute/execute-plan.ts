@@ -2,15 +2,17 @@
  * Runs a plan: a read, or the writes of one request in one transaction (D14): commit when every statement
  * succeeded, roll back on any error. Conflicts are reported with the resource's labels (D19).
  */
+
+import { relabel } from '../db/classify-error';
+import type { Database, Executor, QueryResult } from '../db/database';
 import { ConflictError } from '../errors';
-import type { Plan, SelectSpec } from '../plan/types';
+import type { Plan, SelectSpec } from '../plan/plan';
 import type { SqlResource } from '../resource';
 import { compileSelect } from '../sql/compile-select';
-import { relabel } from './classify-error';
+import { sqlDialect } from '../sql/dialect';
 import { executeDelete } from './execute-delete';
 import { executeInsert, type WriteOutcome } from './execute-insert';
 import { executeUpdate } from './execute-update';
-import type { Database, Executor, QueryResult } from './types';
 
 export type { WriteOutcome } from './execute-insert';
 
@@ -19,7 +21,7 @@ export async function executeRead(
   resource: SqlResource,
   select: SelectSpec,
 ): Promise<QueryResult['rows']> {
-  return (await db.run(compileSelect(resource, select))).rows;
+  return (await db.run(compileSelect(sqlDialect(resource.dialect), resource.query, select))).rows;
 }
 
 export async function executeWrite(

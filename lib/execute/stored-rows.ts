@@ -1,0 +1,98 @@
+/**
+ * Rows as the database stores them, inside the request's transaction: insert one and read it back (in the
+ * same statement where the dialect returns it, else by its key), read one, find which keys exist, the parent a
+ * path names, and the rows a row looks up many-to-one.
+ */
+import type { Executor } from '../db/database';
+import { NotFoundError } from '../errors';
+import type { ColumnValues, Key } from '../plan/plan';
+import type { ResourceTable, SqlResource } from '../resource';
+import { tableOf } from '../resource-levels';
+import { compileInsert } from '../sql/compile-insert';
+import { compileSelectWhere } from '../sql/compile-select';
+import { sqlDialect } from '../sql/dialect';
+import type { Match } from '../sql/match';
+import type { Value } from '../values';
+import { chunks } from './statement-size';
+import { byKey } from './table-links';
+
+export type StoredRow = Record<string, Value>;
+
+/** Inserts one row; returns it as stored: from RETURNING, or read back by its key or the insert id. */
+export async function insertTableRow(
+  tx: Executor,
+  resource: SqlResource,
+  table: ResourceTable,
+  values: ColumnValues,
+): Promise<StoredRow> {
+  const statement = compileInsert(sqlDialect(resource.dialect), table, values);
+  const result = await tx.run(statement);
+  if (statement.returning) return { ...(result.rows[0] ?? {}) };
+  const key = table.primaryKey.map((c) =>
+    c in values ? values[c] : table.generatedColumns.includes(c) ? (result.insertId ?? null) : null,
+  );
+  if (table.primaryKey.length === 0 || key.some((v) => v === null || v === undefined)) return { ...values };
+  return (await selectRow(tx, resource, table, [byKey(table, [key as Key])])) ?? { ...values };
+}
+
+export async function selectRow(
+  tx: Executor,
+  resource: SqlResource,
+  table: ResourceTable,
+  where: readonly Match[],
+): Promise<StoredRow | undefined> {
+  const { rows } = await tx.run(compileSelectWhere(sqlDialect(resource.dialect), table, '*', where));
+  return rows[0] ? { ...rows[0] } : undefined;
+}
+
+/** The values of `columns` of every row matching `match` (in chunks of keys) and every other Match. */
+export async function selectKeys(
+  tx: Executor,
+  resource: SqlResource,
+  table: ResourceTable,
+  columns: readonly string[],
+  match: Match,
+  where: readonly Match[] = [],
+): Promise<Key[]> {
+  const found: Key[] = [];
+  for (const chunk of chunks(match.keys)) {
+    const { rows } = await tx.run(
+      compileSelectWhere(sqlDialect(resource.dialect), table, columns, [
+        { columns: match.columns, keys: chunk },
+        ...where,
+      ]),
+    );
+    for (const row of rows) found.push(columns.map((c) => row[c] ?? null));
+  }
+  return found;
+}
+
+/** A parent named in the path must exist (C3, U4, D4); returns it as stored. */
+export async function requireParent(tx: Executor, resource: SqlResource, key: Key): Promise<StoredRow> {
+  const parent = tableOf(resource, 'Parent');
+  const row = await selectRow(tx, resource, parent, [byKey(parent, [key])]);
+  if (!row) {
+    throw new NotFoundError(
+      'parent_not_found',
+      `${resource.name} has no ${resource.rowName} ${key.map(String).join('/')}`,
+    );
+  }
+  return row;
+}
+
+/** The rows that `owner`'s row looks up many-to-one, read so that a write's echo shows them as a read would. */
+export async function readLookups(
+  tx: Executor,
+  resource: SqlResource,
+  owner: ResourceTable,
+  ownerRow: StoredRow,
+  stored: Map<string, StoredRow>,
+): Promise<void> {
+  for (const table of Object.values(resource.tables)) {
+    if (table.lookup?.owner !== owner.name) continue;
+    const key = table.lookup.columns.map((c) => ownerRow[c] ?? null);
+    if (key.some((v) => v === null)) continue;
+    const row = await selectRow(tx, resource, table, [{ columns: table.lookup.references, keys: [key] }]);
+    if (row) stored.set(table.name, row);
+  }
+}

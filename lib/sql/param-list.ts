@@ -1,0 +1,21 @@
+/**
+ * Collects a statement's parameters while its text is written: `add` binds a value (as the dialect's driver
+ * takes it) and returns its placeholder. Values never enter the text. Pure.
+ */
+import type { Value } from '../values';
+import type { CompiledQuery } from './compiled-query';
+import type { SqlDialect } from './dialect';
+
+export class ParamList {
+  private readonly values: Value[] = [];
+  constructor(readonly dialect: SqlDialect) {}
+
+  add(value: Value): string {
+    this.values.push(this.dialect.toParam(value));
+    return this.dialect.placeholder(this.values.length);
+  }
+
+  compile(text: string, returning = false): CompiledQuery {
+    return returning ? { text, params: this.values, returning } : { text, params: this.values };
+  }
+}
