@@ -1,5 +1,5 @@
 /** API Gateway → the /res pipeline; routed to this function for POST (see serverless.yml). */
 import { createHandler } from '../lib/http/create-handler';
-import { serveResource } from '../lib/http/serve-resource';
+import { serveResource } from '../lib/pipeline';
 
 export const handler = createHandler(serveResource);

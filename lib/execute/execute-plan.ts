@@ -6,7 +6,7 @@
 import { relabel } from '../db/classify-error';
 import type { Database, Executor, QueryResult } from '../db/database';
 import { ConflictError } from '../errors';
-import type { Plan, SelectSpec } from '../plan/plan';
+import type { ReadPlan, WritePlan } from '../plan/plan';
 import type { SqlResource } from '../resource';
 import { compileSelect } from '../sql/compile-select';
 import { sqlDialect } from '../sql/dialect';
@@ -16,19 +16,11 @@ import { executeUpdate } from './execute-update';
 
 export type { WriteOutcome } from './execute-insert';
 
-export async function executeRead(
-  db: Executor,
-  resource: SqlResource,
-  select: SelectSpec,
-): Promise<QueryResult['rows']> {
-  return (await db.run(compileSelect(sqlDialect(resource.dialect), resource.query, select))).rows;
+export async function executeRead(db: Executor, resource: SqlResource, plan: ReadPlan): Promise<QueryResult['rows']> {
+  return (await db.run(compileSelect(sqlDialect(resource.dialect), resource.query, plan.select))).rows;
 }
 
-export async function executeWrite(
-  db: Database,
-  resource: SqlResource,
-  plan: Exclude<Plan, { kind: 'read' }>,
-): Promise<WriteOutcome> {
+export async function executeWrite(db: Database, resource: SqlResource, plan: WritePlan): Promise<WriteOutcome> {
   try {
     return await db.transaction(async (tx): Promise<WriteOutcome> => {
       switch (plan.kind) {

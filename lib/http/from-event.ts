@@ -62,16 +62,3 @@ export function fromEvent(event: GatewayEvent): HttpRequest {
     body,
   };
 }
-
-/** `/res/{name}[/{key}...]` (after any stage prefix): the decoded name and the raw key remainder. */
-export function resourcePath(path: string): { name: string; keys?: string } | undefined {
-  const match = /(?:^|\/)res\/([^/]+)(?:\/(.*))?$/.exec(path);
-  if (!match) return undefined;
-  let name: string;
-  try {
-    name = decodeURIComponent(match[1] as string);
-  } catch {
-    name = match[1] as string;
-  }
-  return { name, keys: match[2] };
-}

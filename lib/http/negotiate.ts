@@ -1,7 +1,7 @@
 /**
- * Content negotiation (D12): the response type from `_output`, Accept (q-values; ties give XML), the request
- * body's type, or XML; the request body's type from Content-Type. 406 and 415 are decided here, before anything
- * runs. Pure.
+ * Content negotiation: the response type from `_output`, Accept (q-values; ties give XML), the request body's
+ * type, or XML; a 406 when Accept admits neither, decided before the resource is loaded. Also what an error
+ * body and the description pages negotiate (problem+json, HTML). Pure.
  */
 import { NegotiationError } from '../errors';
 import type { BodyType } from '../request/resource-request';
@@ -72,18 +72,6 @@ export function negotiateResponse(
     );
   }
   return json > xml ? 'application/json' : 'application/xml';
-}
-
-export function requestBodyType(contentType: string | undefined): BodyType {
-  const type = (contentType ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
-  if (type === 'application/xml' || type === 'text/xml' || type.endsWith('+xml')) return 'xml';
-  if (type === 'application/json' || type.endsWith('+json')) return 'json';
-  if (type === 'application/x-www-form-urlencoded') return 'form';
-  throw new NegotiationError(
-    415,
-    'unsupported_media_type',
-    `Content-Type "${contentType ?? ''}" is not supported for request bodies; use ${supported} or application/x-www-form-urlencoded`,
-  );
 }
 
 /** Whether error bodies should be RFC 9457 problem details (D19). */

@@ -3,10 +3,9 @@
  * they do not serve, 404 elsewhere. Imports nothing of the pipeline, so its bundle stays small.
  */
 import { MethodNotAllowedError, NotFoundError } from '../errors';
-import { type HttpRequest, resourcePath } from './from-event';
+import { resourceMethods, resourcePath } from '../request/resource-path';
+import type { HttpRequest } from './from-event';
 import type { HttpResponse } from './to-result';
-
-export const resourceMethods = ['GET', 'POST', 'PUT', 'DELETE'] as const;
 
 /** The methods a path of this service answers, or undefined for a path it does not serve. */
 export function allowedMethods(path: string): readonly string[] | undefined {

@@ -3,11 +3,11 @@
  * key, then the Child key (D8). Pure.
  */
 import { BadRequestError } from '../errors';
-import type { ParsedQuery, RawFilter } from '../request/resource-request';
+import type { RawFilter, ReadRequest } from '../request/resource-request';
 import type { Field, SqlResource } from '../resource';
 import { fieldsAt, keyLabels, tableWithRole } from '../resource-levels';
 import { convertValue } from './convert-value';
-import type { Plan, TypedFilter } from './plan';
+import type { ReadPlan, TypedFilter } from './plan';
 import { fieldOf, parentKeyFields, planPathKey } from './resource-fields';
 
 export function planFilters(resource: SqlResource, filters: readonly RawFilter[]): TypedFilter[] {
@@ -51,7 +51,10 @@ function orderable(field: Field): boolean {
   return field.type !== 'binary' && !/^json/i.test(field.dbType);
 }
 
-export function planRead(resource: SqlResource, query: ParsedQuery, pathKeys: readonly string[]): Plan {
+export function planRead(
+  resource: SqlResource,
+  { query, pathKeys }: Pick<ReadRequest, 'query' | 'pathKeys'>,
+): ReadPlan {
   const filters = planFilters(resource, query.filters);
   if (pathKeys.length > 0) {
     const key = planPathKey(resource, pathKeys);

@@ -4,13 +4,14 @@
  * rules live in plan-children. Pure.
  */
 import { BadRequestError } from '../errors';
-import type { BodyRow, BodyType, RawFilter, RawValue } from '../request/resource-request';
+import type { BodyRow, BodyType, RawFilter, RawValue, WriteRequest } from '../request/resource-request';
 import type { SqlResource } from '../resource';
 import { keyLabels, tableOf } from '../resource-levels';
 import { convertValue } from './convert-value';
-import type { ChildChanges, InsertRow, Key, Plan, RowMatch, Target, UpdateRows } from './plan';
+import type { ChildChanges, InsertRow, Key, RowMatch, Target, UpdateRows, WritePlan } from './plan';
 import { planChildRows } from './plan-children';
 import { planFilters } from './plan-read';
+import { readBodyRows } from './read-body-rows';
 import { deletedAlongWith, requireLinked } from './require-links';
 import { fieldOf, parentKeyFields, planPathKey, splitRow } from './resource-fields';
 
@@ -23,14 +24,33 @@ export interface WriteInput {
   readonly rows?: readonly BodyRow[];
 }
 
+/**
+ * The planner's entry for a write: the body's rows read by the resource's names, then planned. A flat resource
+ * has no child rows, so its body is read as its own rows even with a key in the path (which planWriteRows
+ * refuses, saying why).
+ */
+export function planWrite(resource: SqlResource, request: WriteRequest): WritePlan {
+  const { body } = request;
+  const readable =
+    body && body.type !== 'form' && resource.kind === 'flat' ? { ...body, shape: 'parents' as const } : body;
+  return planWriteRows(resource, {
+    op: request.op,
+    pathKeys: request.pathKeys,
+    filters: request.query.filters,
+    bodyType: body?.type,
+    rows: readable ? readBodyRows(resource, readable) : undefined,
+  });
+}
+
 /** True when the body holds child rows of the parent in the path (C3, U4, D4). */
-export function addressesChildren(resource: SqlResource, input: Pick<WriteInput, 'pathKeys' | 'bodyType'>): boolean {
+function addressesChildren(resource: SqlResource, input: Pick<WriteInput, 'pathKeys' | 'bodyType'>): boolean {
   return (
     resource.kind !== 'flat' && input.pathKeys.length > 0 && (input.bodyType === 'xml' || input.bodyType === 'json')
   );
 }
 
-export function planWrite(resource: SqlResource, input: WriteInput): Plan {
+/** Plans the writes of rows already read from the body. */
+export function planWriteRows(resource: SqlResource, input: WriteInput): WritePlan {
   const structured = input.bodyType === 'xml' || input.bodyType === 'json';
   if (structured && input.pathKeys.length > 0 && resource.kind === 'flat') {
     throw new BadRequestError(
@@ -61,7 +81,7 @@ function bodyRows(input: WriteInput): readonly BodyRow[] {
 }
 
 /** C3, U4, D4: the body's rows are children of the parent in the path, which must exist (D17). */
-function planUnderPathParent(resource: SqlResource, input: WriteInput): Plan {
+function planUnderPathParent(resource: SqlResource, input: WriteInput): WritePlan {
   const parentKey = planPathKey(resource, input.pathKeys);
   const children = planChildRows(resource, bodyRows(input), input.op, -1);
   if (input.op === 'insert')
@@ -72,7 +92,7 @@ function planUnderPathParent(resource: SqlResource, input: WriteInput): Plan {
     : { kind: 'delete', target: { kind: 'keys', keys: [] }, children: [changes] };
 }
 
-function planInsert(resource: SqlResource, input: WriteInput): Plan {
+function planInsert(resource: SqlResource, input: WriteInput): WritePlan {
   if (input.pathKeys.length > 0) {
     throw new BadRequestError(
       'bad_request',
@@ -92,7 +112,7 @@ function planInsert(resource: SqlResource, input: WriteInput): Plan {
 }
 
 /** U1: each parent row carries its full key and either its fields to change or children to change (D17). */
-function planRowUpdates(resource: SqlResource, rows: readonly BodyRow[]): Plan {
+function planRowUpdates(resource: SqlResource, rows: readonly BodyRow[]): WritePlan {
   const keyColumns = parentKeyFields(resource).map((f) => f.column as string);
   const updates: UpdateRows[] = [];
   const children: ChildChanges[] = [];
@@ -123,7 +143,7 @@ function planRowUpdates(resource: SqlResource, rows: readonly BodyRow[]): Plan {
 }
 
 /** U2 (filters) and U3 (path key): the form's fields are the new values of the parent rows. */
-function planFormUpdate(resource: SqlResource, input: WriteInput): Plan {
+function planFormUpdate(resource: SqlResource, input: WriteInput): WritePlan {
   const row = input.bodyType === 'form' ? input.rows?.[0] : undefined;
   if (!row)
     throw new BadRequestError('bad_body', 'PUT needs a body: form fields with the new values, or XML/JSON rows');
@@ -138,7 +158,7 @@ function planFormUpdate(resource: SqlResource, input: WriteInput): Plan {
   return { kind: 'update', updates: [{ target, parent: split.values, extensions: split.extensions }], children: [] };
 }
 
-function planDelete(resource: SqlResource, input: WriteInput): Plan {
+function planDelete(resource: SqlResource, input: WriteInput): WritePlan {
   if (input.bodyType === 'form') {
     throw new BadRequestError('bad_body', 'DELETE takes XML or JSON rows in its body, or none; not form fields');
   }

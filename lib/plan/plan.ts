@@ -87,8 +87,14 @@ export interface ChildChanges {
   readonly children: readonly ChildRow[];
 }
 
-export type Plan =
-  | { readonly kind: 'read'; readonly select: SelectSpec }
+/** What a read runs: the resource's query, filtered, ordered and paged. */
+export interface ReadPlan {
+  readonly kind: 'read';
+  readonly select: SelectSpec;
+}
+
+/** The writes of one request, run in one transaction. */
+export type WritePlan =
   | { readonly kind: 'insert'; readonly rows: readonly InsertRow[] }
   | { readonly kind: 'update'; readonly updates: readonly UpdateRows[]; readonly children: readonly ChildChanges[] }
   | { readonly kind: 'delete'; readonly target: Target; readonly children: readonly ChildChanges[] };

@@ -1,12 +1,26 @@
 /**
- * What a client asked for, after parsing and before the resource is known: labels and values are still the raw
- * text the client sent. Types only.
+ * What a client asked of a resource, parsed before the resource is known: the operation, the path's key
+ * segments, the query's filters and specials, and the body as written. Labels and values are still the raw
+ * text the client sent; the planner checks them against the resource. Types only.
  */
-
 import type { OutputType } from '../values';
 
-/** The comparison a query value selects (D6). */
-/** One `name=value` pair of a query string, decoded and classified by the D6 grammar. */
+/** The parts of an HTTP request that say what is asked of a resource. */
+export interface RequestParts {
+  readonly method: string;
+  /** Percent-encoded, as sent. */
+  readonly path: string;
+  /** Percent-encoded, without `?`. */
+  readonly rawQuery: string;
+  readonly contentType?: string;
+  /** `X-HTTP-Method-Override`. */
+  readonly methodOverride?: string;
+  readonly body?: string;
+}
+
+export type Operation = 'read' | 'insert' | 'update' | 'delete';
+
+/** One `name=value` pair of a query string, decoded and classified by the query grammar. */
 export type RawFilter =
   | { readonly name: string; readonly op: 'null' | 'notnull' }
   | { readonly name: string; readonly op: 'eq' | 'ne' | 'lt' | 'le' | 'gt' | 'ge' | 'like'; readonly value: string }
@@ -31,4 +45,38 @@ export interface BodyRow {
 
 export type BodyType = 'xml' | 'json' | 'form';
 
-export type Operation = 'read' | 'insert' | 'update' | 'delete';
+/** An XML element as written: its name, attributes (entities decoded) and element children, in order. */
+export interface XmlElement {
+  readonly name: string;
+  readonly attributes: Readonly<Record<string, string>>;
+  readonly children: readonly XmlElement[];
+}
+
+/**
+ * A body, read but not yet matched to the resource's names. `children`: the body holds child rows of the parent
+ * in the path (C3, U4, D4: a key in the path and an XML or JSON body); `parents`: rows of the resource.
+ */
+export type RequestBody =
+  | { readonly type: 'form'; readonly row: BodyRow }
+  | { readonly type: 'xml'; readonly shape: 'parents' | 'children'; readonly root: XmlElement }
+  | { readonly type: 'json'; readonly shape: 'parents' | 'children'; readonly document: unknown };
+
+interface RequestOfAResource {
+  /** The resource name, decoded. */
+  readonly name: string;
+  /** The path's key segments, decoded. */
+  readonly pathKeys: readonly string[];
+  readonly query: ParsedQuery;
+}
+
+/** R1, R2: a read never has a body. */
+export interface ReadRequest extends RequestOfAResource {
+  readonly op: 'read';
+}
+
+export interface WriteRequest extends RequestOfAResource {
+  readonly op: Exclude<Operation, 'read'>;
+  readonly body?: RequestBody;
+}
+
+export type ResourceRequest = ReadRequest | WriteRequest;

@@ -1,5 +1,5 @@
 import type { RawValue } from '../../lib/request/resource-request';
-import { parseBody } from '../../lib/serial/parse-body';
+import { parseBody } from '../support/body-rows';
 import { badBody, failure, flatNames, hierarchicalNames } from './fixtures';
 
 describe('parseBody form', () => {

@@ -1,5 +1,5 @@
 import type { BodyRow } from '../../lib/request/resource-request';
-import { type BodyNames, parseBody } from '../../lib/serial/parse-body';
+import { type BodyNames, parseBody } from '../support/body-rows';
 import { badBody, failure, flatNames, hierarchicalNames } from './fixtures';
 
 type Shape = 'parents' | 'children';

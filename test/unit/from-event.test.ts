@@ -3,8 +3,9 @@
  * kept, headers lower-cased, base64 bodies decoded) and the /res path split. Pure.
  */
 import type { APIGatewayProxyEvent, APIGatewayProxyEventV2 } from 'aws-lambda';
-import { fromEvent, type HttpRequest, resourcePath } from '../../lib/http/from-event';
+import { fromEvent, type HttpRequest } from '../../lib/http/from-event';
 import { decodePairs } from '../../lib/request/decode';
+import { resourcePath } from '../../lib/request/resource-path';
 
 interface V2 {
   readonly method: string;

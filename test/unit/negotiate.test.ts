@@ -2,7 +2,8 @@
  * Table tests of content negotiation (D12): response type from _output, Accept, the body type or XML; 406 and
  * 415; problem+json for errors (D19). Pure.
  */
-import { negotiateResponse, requestBodyType, wantsProblemJson } from '../../lib/http/negotiate';
+import { negotiateResponse, wantsProblemJson } from '../../lib/http/negotiate';
+import { requestBodyType } from '../../lib/request/body-type';
 import type { BodyType } from '../../lib/request/resource-request';
 import type { OutputType } from '../../lib/values';
 import { serviceErrorOf } from './fixtures';

@@ -3,9 +3,9 @@
  * and the writes of one request. Pure: no database.
  */
 
-import type { Plan } from '../../lib/plan/plan';
+import type { ReadPlan, WritePlan } from '../../lib/plan/plan';
 import { orderOf, planRead } from '../../lib/plan/plan-read';
-import { planWrite, type WriteInput } from '../../lib/plan/plan-write';
+import { planWriteRows, type WriteInput } from '../../lib/plan/plan-write';
 import { parentKeyFields, planPathKey, splitRow } from '../../lib/plan/resource-fields';
 import type { ParsedQuery, RawValue } from '../../lib/request/resource-request';
 import type { Dialect, ResourceTable, SqlResource } from '../../lib/resource';
@@ -73,7 +73,7 @@ const reads: {
   resource: Make;
   query: ParsedQuery;
   pathKeys?: string[];
-  plan: Plan;
+  plan: ReadPlan;
 }[] = [
   {
     name: 'no filters: all rows ordered by the parent key',
@@ -323,11 +323,11 @@ const badReads: { name: string; resource: Make; query: ParsedQuery; pathKeys?: s
 describe('planRead', () => {
   describe.each(dialects)('%s', (dialect) => {
     it.each(reads)('$name', ({ resource, query, pathKeys, plan }) => {
-      expect(planRead(resource(dialect), query, pathKeys ?? [])).toEqual(plan);
+      expect(planRead(resource(dialect), { query, pathKeys: pathKeys ?? [] })).toEqual(plan);
     });
 
     it.each(badReads)('$name', ({ resource, query, pathKeys, error }) => {
-      expect(serviceErrorOf(() => planRead(resource(dialect), query, pathKeys ?? []))).toEqual({
+      expect(serviceErrorOf(() => planRead(resource(dialect), { query, pathKeys: pathKeys ?? [] }))).toEqual({
         name: 'BadRequestError',
         ...error,
       });
@@ -392,7 +392,7 @@ const xml = (...rows: Record<string, RawValue>[]): Pick<WriteInput, 'bodyType' |
   rows: rows.map((values) => ({ values })),
 });
 
-const writes: { name: string; resource: Make; input: WriteInput; plan: Plan }[] = [
+const writes: { name: string; resource: Make; input: WriteInput; plan: WritePlan }[] = [
   {
     name: 'C1: a form row split into parent and extension values',
     resource: bookResource,
@@ -906,11 +906,14 @@ const badWrites: { name: string; resource: Make; input: WriteInput; error: Expec
 describe('planWrite', () => {
   describe.each(dialects)('%s', (dialect) => {
     it.each(writes)('$name', ({ resource, input, plan }) => {
-      expect(planWrite(resource(dialect), input)).toEqual(plan);
+      expect(planWriteRows(resource(dialect), input)).toEqual(plan);
     });
 
     it.each(badWrites)('$name', ({ resource, input, error }) => {
-      expect(serviceErrorOf(() => planWrite(resource(dialect), input))).toEqual({ name: 'BadRequestError', ...error });
+      expect(serviceErrorOf(() => planWriteRows(resource(dialect), input))).toEqual({
+        name: 'BadRequestError',
+        ...error,
+      });
     });
   });
 });

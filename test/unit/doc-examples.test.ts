@@ -1,8 +1,9 @@
 /**
- * The README example parser and matcher (test/support/readme-examples.ts): how commands, outputs, cuts and
- * blocks that are not run are read. Pure.
+ * The documentation example parser and matcher (test/support/doc-examples.ts): how commands, outputs, cuts and
+ * blocks that are not run are read, and how headings and links are found. Pure. test/unit/docs.test.ts checks
+ * the pages themselves.
  */
-import { normalizeOutput, outputMatches, parseExamples } from '../support/readme-examples';
+import { headingAnchors, linksIn, normalizeOutput, outputMatches, parseExamples } from '../support/doc-examples';
 
 const fence = '```';
 
@@ -26,7 +27,7 @@ describe('parseExamples', () => {
       'npm start',
       fence,
     ].join('\n');
-    expect(parseExamples(markdown)).toEqual([
+    expect(parseExamples(markdown, 'docs/x.md')).toEqual([
       {
         line: 2,
         examples: [
@@ -44,14 +45,14 @@ describe('parseExamples', () => {
 
   it('keeps a block marked as not run, with the reason', () => {
     const markdown = ['<!-- not run: needs S3 -->', `${fence}sh`, '$ curl x', 'y', fence].join('\n');
-    expect(parseExamples(markdown)).toEqual([
+    expect(parseExamples(markdown, 'docs/x.md')).toEqual([
       { line: 2, notRun: 'needs S3', examples: [{ line: 3, command: 'curl x', expected: 'y' }] },
     ]);
   });
 
   it('refuses a block with text before its first command', () => {
-    expect(() => parseExamples([`${fence}sh`, 'stray', '$ curl x', fence].join('\n'))).toThrow(
-      'README line 2: a block of examples must start with a command at a "$ " prompt',
+    expect(() => parseExamples([`${fence}sh`, 'stray', '$ curl x', fence].join('\n'), 'docs/x.md')).toThrow(
+      'docs/x.md line 2: a block of examples must start with a command at a "$ " prompt',
     );
   });
 });
@@ -86,5 +87,47 @@ describe('outputMatches', () => {
 
   it('normalizes line ends and trailing space', () => {
     expect(normalizeOutput('\n\na \r\nb\r\n\r\n')).toBe('a\nb');
+  });
+});
+
+describe('headingAnchors', () => {
+  it('makes the anchors GitHub makes, and skips code blocks', () => {
+    const markdown = [
+      '# Query grammar',
+      '## C1: insert one row from a form',
+      '## One resource: /conf/definition, /conf/metadata',
+      '## `_limit` and X-HTTP-Method-Override',
+      '## Examples',
+      '## Examples',
+      `${fence}sh`,
+      '# not a heading',
+      fence,
+    ].join('\n');
+    expect([...headingAnchors(markdown)]).toEqual([
+      'query-grammar',
+      'c1-insert-one-row-from-a-form',
+      'one-resource-confdefinition-confmetadata',
+      '_limit-and-x-http-method-override',
+      'examples',
+      'examples-1',
+    ]);
+  });
+});
+
+describe('linksIn', () => {
+  it('finds inline links with their lines, outside code', () => {
+    const markdown = [
+      'See [Writes](writes.md#guards) and [below](#order).',
+      '`[not](a-link.md)` and',
+      `${fence}`,
+      '[not](either.md)',
+      fence,
+      '[Docs](docs/operations.md)',
+    ].join('\n');
+    expect(linksIn(markdown)).toEqual([
+      { line: 1, target: 'writes.md#guards' },
+      { line: 1, target: '#order' },
+      { line: 6, target: 'docs/operations.md' },
+    ]);
   });
 });

@@ -4,9 +4,9 @@
  * interpret operators: a form body is not a query string.
  */
 import { BadRequestError } from '../errors';
-import { decodePairs } from '../request/decode';
-import type { BodyRow, RawValue } from '../request/resource-request';
-import { unescapeLeading } from '../request/unescape';
+import { decodePairs } from './decode';
+import type { BodyRow, RawValue } from './resource-request';
+import { unescapeLeading } from './unescape';
 
 export function parseFormBody(text: string): BodyRow {
   const values = new Map<string, RawValue>();

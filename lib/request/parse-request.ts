@@ -1,0 +1,71 @@
+/**
+ * The request stage's one entry: what a client asks of a resource, from the parts of its HTTP request. The
+ * path (resource name and key segments), the method (POST with X-HTTP-Method-Override: PUT|DELETE is that
+ * method), the query string (filters and specials) and the body, read by its type (XML, JSON, form) and tagged
+ * with what it holds: child rows of the parent in the path when the path has a key and the body is XML or JSON.
+ * Pure: it knows no resource, so it checks syntax only; the planner checks names and values.
+ */
+import { BadRequestError, MethodNotAllowedError, NotFoundError, TooLargeError } from '../errors';
+import { requestBodyType } from './body-type';
+import { parseFormBody } from './parse-form-body';
+import { parsePathKeys } from './parse-path-keys';
+import { parseQuery } from './parse-query';
+import { readJsonBody } from './read-json-body';
+import { readXmlBody } from './read-xml-body';
+import { resourceMethods, resourcePath } from './resource-path';
+import type { BodyType, Operation, RequestBody, RequestParts, ResourceRequest } from './resource-request';
+
+const operations: Readonly<Record<string, Operation>> = {
+  GET: 'read',
+  POST: 'insert',
+  PUT: 'update',
+  DELETE: 'delete',
+};
+
+export interface RequestLimits {
+  readonly maxBodyBytes: number;
+}
+
+export function parseRequest(parts: RequestParts, limits: RequestLimits): ResourceRequest {
+  const path = resourcePath(parts.path);
+  if (!path) throw new NotFoundError('path_not_found', `No such path: ${parts.path}; resources live under /res/{name}`);
+  const method = effectiveMethod(parts);
+  const op = Object.hasOwn(operations, method) ? operations[method] : undefined;
+  if (!op) throw new MethodNotAllowedError(method, resourceMethods);
+  const text = parts.body === '' ? undefined : parts.body;
+  if (text !== undefined && Buffer.byteLength(text) > limits.maxBodyBytes) {
+    throw new TooLargeError(
+      'body_too_large',
+      `The request body is larger than ${limits.maxBodyBytes} bytes; send fewer rows per request`,
+    );
+  }
+  if (text !== undefined && op === 'read') throw new BadRequestError('bad_body', 'GET takes no request body');
+  const bodyType = text === undefined ? undefined : requestBodyType(parts.contentType);
+  const query = parseQuery(parts.rawQuery, op === 'read' ? 'GET' : method === 'DELETE' ? 'DELETE' : 'PUT');
+  const pathKeys = parsePathKeys(path.keys);
+  if (op === 'read') return { op, name: path.name, pathKeys, query };
+  const request = { op, name: path.name, pathKeys, query };
+  if (text === undefined || bodyType === undefined) return request;
+  return { ...request, body: readBody(bodyType, text, pathKeys.length > 0 ? 'children' : 'parents') };
+}
+
+/** POST with X-HTTP-Method-Override: PUT|DELETE is that method. */
+function effectiveMethod(parts: RequestParts): string {
+  const override = parts.methodOverride?.trim().toUpperCase();
+  if (parts.method !== 'POST' || !override) return parts.method;
+  if (override !== 'PUT' && override !== 'DELETE') {
+    throw new BadRequestError('bad_request', `X-HTTP-Method-Override must be PUT or DELETE, not ${override}`);
+  }
+  return override;
+}
+
+function readBody(type: BodyType, text: string, shape: 'parents' | 'children'): RequestBody {
+  switch (type) {
+    case 'form':
+      return { type, row: parseFormBody(text) };
+    case 'xml':
+      return { type, shape, root: readXmlBody(text) };
+    case 'json':
+      return { type, shape, document: readJsonBody(text) };
+  }
+}

@@ -1,0 +1,99 @@
+/**
+ * An XML request body → its element tree: a well-formed document whose one root is `request`, attributes kept
+ * exactly as written (entities decoded, no trimming, no number parsing), text other than whitespace refused.
+ * XML cannot express NULL, so every value is a string. Which element names a resource takes is the planner's
+ * business. Pure; must not parse XML by hand: fast-xml-parser validates and reads it.
+ */
+import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import { BadRequestError } from '../errors';
+import type { XmlElement } from './resource-request';
+
+/** An element in fast-xml-parser's ordered shape: `{ name: children, ':@': attributes }`, or `{ '#text': text }`. */
+type XmlNode = Record<string, unknown>;
+
+/**
+ * Ordered mode so repeated rows stay one list in document order; attribute values stay strings, untrimmed;
+ * `htmlEntities` because only with it does fast-xml-parser decode numeric references (`&#10;`); declarations,
+ * processing instructions and comments carry no rows and are dropped. Names like `toString` are kept as
+ * written (the default renames them `__toString`): in ordered mode they are only keys read with Object.entries,
+ * never methods called; `__proto__`, `constructor` and `prototype` are still refused by the parser.
+ */
+const parser = new XMLParser({
+  preserveOrder: true,
+  ignoreAttributes: false,
+  attributeNamePrefix: '',
+  allowBooleanAttributes: false,
+  parseAttributeValue: false,
+  parseTagValue: false,
+  trimValues: false,
+  processEntities: true,
+  htmlEntities: true,
+  removeNSPrefix: false,
+  ignoreDeclaration: true,
+  ignorePiTags: true,
+  onDangerousProperty: (name) => name,
+});
+
+/** The `request` element of a well-formed document, with its element tree. */
+export function readXmlBody(text: string): XmlElement {
+  if (text.trim() === '') throw new BadRequestError('bad_body', 'The XML body is empty');
+  const validation = XMLValidator.validate(text, { allowBooleanAttributes: false });
+  if (validation !== true) {
+    const { msg, line, col } = validation.err;
+    const where = col === undefined ? `line ${line}` : `line ${line}, column ${col}`;
+    throw new BadRequestError('bad_body', `The XML body is malformed at ${where}: ${msg}`);
+  }
+  const roots = parse(text).filter((node) => nameOf(node) !== '#text');
+  const [root, extra] = roots;
+  if (root === undefined || extra !== undefined) {
+    throw new BadRequestError('bad_body', `The XML body must have one root element, request; it has ${roots.length}`);
+  }
+  const name = nameOf(root);
+  if (name !== 'request') {
+    throw new BadRequestError('bad_body', `The XML body's root element is ${name}; expected request`);
+  }
+  return toElement(root);
+}
+
+/** The parser refuses some inputs the validator lets through (names like `__proto__`, very deep nesting). */
+function parse(text: string): XmlNode[] {
+  try {
+    return parser.parse(text) as XmlNode[];
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new BadRequestError('bad_body', `The XML body cannot be read: ${reason}`);
+  }
+}
+
+function nameOf(node: XmlNode): string {
+  return Object.keys(node).find((key) => key !== ':@') ?? '';
+}
+
+function toElement(node: XmlNode): XmlElement {
+  const name = nameOf(node);
+  const content = node[name];
+  const children: XmlElement[] = [];
+  for (const child of Array.isArray(content) ? (content as XmlNode[]) : []) {
+    if (nameOf(child) !== '#text') children.push(toElement(child));
+    else if (String(child['#text']).trim() !== '') throw strayText(String(child['#text']), name);
+  }
+  return { name, attributes: attributesOf(node), children };
+}
+
+/** Namespace declarations are not values. */
+function attributesOf(node: XmlNode): Record<string, string> {
+  const attributes = (node[':@'] ?? {}) as Record<string, unknown>;
+  return Object.fromEntries(
+    Object.entries(attributes)
+      .filter(([name]) => name !== 'xmlns' && !name.startsWith('xmlns:'))
+      .map(([name, value]) => [name, String(value)]),
+  );
+}
+
+function strayText(text: string, parent: string): BadRequestError {
+  const shown = text.trim().length > 40 ? `${text.trim().slice(0, 40)}...` : text.trim();
+  return new BadRequestError(
+    'bad_body',
+    `The XML body has text "${shown}" inside ${parent}; only elements and attributes are allowed`,
+  );
+}
