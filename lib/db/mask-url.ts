@@ -3,6 +3,8 @@
  * never connected to here.
  */
 
+import { decodeLenient } from '../text';
+
 /** Query parameters that may carry a secret (`?password=...`, `?sslkey=...`). */
 const SECRET_PARAM = /pass|secret|token|key/i;
 
@@ -32,10 +34,5 @@ export function serverOf(url: string): string {
 
 /** The database part of the URL, decoded (empty when it has none). */
 export function databaseOf(url: string): string {
-  const raw = parse(url)?.pathname.replace(/^\//, '') ?? '';
-  try {
-    return decodeURIComponent(raw);
-  } catch {
-    return raw; // a stray % that is no escape: the name as written
-  }
+  return decodeLenient(parse(url)?.pathname.replace(/^\//, '') ?? '');
 }

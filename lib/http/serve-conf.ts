@@ -8,6 +8,7 @@ import { MethodNotAllowedError, NotFoundError } from '../errors';
 import { parseQuery } from '../request/parse-query';
 import { documentationHtml, documentationOf, documentationXml } from '../serial/serialize-documentation';
 import { serializeMetadata } from '../serial/serialize-metadata';
+import { decodeLenient } from '../text';
 import type { HttpRequest } from './from-event';
 import { negotiateResponse, prefersHtml } from './negotiate';
 import { type HttpResponse, toResult } from './to-result';
@@ -23,7 +24,7 @@ export async function serveConf(request: HttpRequest): Promise<HttpResponse> {
     );
   if (request.method !== 'GET') throw new MethodNotAllowedError(request.method, ['GET']);
   const [, what, rawName = ''] = match;
-  const name = decodeName(rawName);
+  const name = decodeLenient(rawName);
   const settings = config();
   const query = parseQuery(request.rawQuery, 'PUT');
   switch (what) {
@@ -50,13 +51,5 @@ export async function serveConf(request: HttpRequest): Promise<HttpResponse> {
       const body = output === 'application/json' ? JSON.stringify(doc) : documentationXml(doc);
       return toResult(200, output ?? 'application/xml', body, { 'Cache-Control': 'no-cache' });
     }
-  }
-}
-
-function decodeName(raw: string): string {
-  try {
-    return decodeURIComponent(raw);
-  } catch {
-    return raw;
   }
 }

@@ -2,6 +2,7 @@
  * The paths of the resources: `/res/{name}[/{key}...]`, after any stage prefix, and the methods they serve.
  * Pure; light on purpose, for the fallback handler's small bundle too.
  */
+import { decodeLenient } from '../text';
 
 export const resourceMethods = ['GET', 'POST', 'PUT', 'DELETE'] as const;
 
@@ -9,11 +10,5 @@ export const resourceMethods = ['GET', 'POST', 'PUT', 'DELETE'] as const;
 export function resourcePath(path: string): { name: string; keys?: string } | undefined {
   const match = /(?:^|\/)res\/([^/]+)(?:\/(.*))?$/.exec(path);
   if (!match) return undefined;
-  let name: string;
-  try {
-    name = decodeURIComponent(match[1] as string);
-  } catch {
-    name = match[1] as string;
-  }
-  return { name, keys: match[2] };
+  return { name: decodeLenient(match[1] as string), keys: match[2] };
 }

@@ -6,7 +6,7 @@
 import { XMLBuilder } from 'fast-xml-parser';
 import type { SqlResource } from '../resource';
 import { fieldLevels, keyLabels, tableWithRole } from '../resource-levels';
-import { escapeHtml } from './escape-html';
+import { escapeHtml } from '../text';
 
 export interface Documentation {
   readonly name: string;

@@ -5,8 +5,8 @@
  */
 import { XMLBuilder } from 'fast-xml-parser';
 import type { SqlResource } from '../resource';
+import { escapeHtml } from '../text';
 import type { OutputType } from '../values';
-import { escapeHtml } from './escape-html';
 
 /** What loading one definition gave: the resource, or the error a request to it would answer with. */
 export type CatalogEntry =

@@ -5,37 +5,16 @@
  */
 import { XMLBuilder } from 'fast-xml-parser';
 import type { SqlResource, ValueType } from '../resource';
+import { escapeXmlAttribute } from '../text';
 import type { OutRow } from '../values';
 import { formatValue } from './format-value';
 
 /** A node in fast-xml-parser's ordered ("preserveOrder") shape: `{ name: children, ':@': attributes }`. */
 type XmlNode = Record<string, XmlNode[] | Record<string, string>>;
 
-const xmlEscapes: Readonly<Record<string, string>> = {
-  '&': '&amp;',
-  '<': '&lt;',
-  '>': '&gt;',
-  '"': '&quot;',
-  '\t': '&#9;',
-  '\n': '&#10;',
-  '\r': '&#13;',
-};
-
-// biome-ignore lint/suspicious/noControlCharactersInRegex: these are exactly the characters XML 1.0 forbids.
-const notXmlCharacters = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g;
-
-/**
- * XMLBuilder escapes & < > " ' but writes tabs and line breaks raw, which every conforming parser turns into
- * spaces (attribute-value normalization): they are escaped here instead. Characters XML 1.0 cannot carry at
- * all, even as references, become U+FFFD so the document stays well formed.
- */
-function escapeXmlAttribute(text: string): string {
-  return text.replace(/[&<>"\t\n\r]/g, (c) => xmlEscapes[c] ?? c).replace(notXmlCharacters, '\uFFFD');
-}
-
 /**
  * Ordered mode keeps rows and attributes in the order given; entity processing is off because
- * escapeXmlAttribute does it; the text "true" must stay `a="true"`, never a bare boolean attribute (the
+ * escapeXmlAttribute does it (XMLBuilder would write tabs and line breaks raw); the text "true" must stay `a="true"`, never a bare boolean attribute (the
  * unordered builder would shorten it); an element without children is written self-closed (`<readResponse/>`).
  */
 const builder = new XMLBuilder({

@@ -1,0 +1,41 @@
+/**
+ * Text helpers every stage may use: escaping for XML attributes and HTML, and decoding a percent-encoded name
+ * that may not be valid percent-encoding. One table of character references for all of them. Pure.
+ */
+
+const references: Readonly<Record<string, string>> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&#39;',
+  '\t': '&#9;',
+  '\n': '&#10;',
+  '\r': '&#13;',
+};
+
+// biome-ignore lint/suspicious/noControlCharactersInRegex: these are exactly the characters XML 1.0 forbids.
+const notXmlCharacters = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g;
+
+/**
+ * An XML attribute value: & < > " escaped, and tabs and line breaks too, which a parser would otherwise turn
+ * into spaces (attribute-value normalization). Characters XML 1.0 cannot carry at all, even as references,
+ * become U+FFFD so the document stays well formed.
+ */
+export function escapeXmlAttribute(text: string): string {
+  return text.replace(/[&<>"\t\n\r]/g, (c) => references[c] ?? c).replace(notXmlCharacters, '\uFFFD');
+}
+
+/** HTML element content and quoted attribute values. */
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => references[c] ?? c);
+}
+
+/** A percent-encoded name, decoded; as written when it is not valid percent-encoding (a stray %). */
+export function decodeLenient(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
