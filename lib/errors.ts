@@ -1,33 +1,50 @@
 /**
- * Typed errors of every pipeline stage. Each carries an HTTP status and a stable code; lib/http/to-result.ts is
- * the one place that turns any of them (or any unexpected error) into a response (D19). No IO here.
+ * Typed errors of every pipeline stage. Each carries an HTTP status, a stable code and, when it stands for
+ * another error (a driver's, a parser's), that error as its cause; lib/http/to-result.ts is the one place that
+ * turns any of them (or any unexpected error) into a response. No IO here.
  */
+
+export interface ErrorOptions {
+  readonly headers?: Readonly<Record<string, string>>;
+  /** The error this one stands for: kept for the log, never shown to a client. */
+  readonly cause?: unknown;
+}
 
 export class ServiceError extends Error {
   readonly status: number;
   readonly code: string;
   readonly headers: Readonly<Record<string, string>>;
 
-  constructor(status: number, code: string, message: string, headers: Record<string, string> = {}) {
-    super(message);
+  constructor(status: number, code: string, message: string, options: ErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = new.target.name;
     this.status = status;
     this.code = code;
-    this.headers = headers;
+    this.headers = options.headers ?? {};
   }
 }
 
-/** 400: a bad parameter, operator, value, body, field, missing key, or a guard (D6, D7, D13, D18). */
+/** What a client reads when the service fails in a way nobody planned for; the details go to the log. */
+export const internalErrorMessage = 'Internal error: the service failed unexpectedly; the details are in its log';
+
+/** Any error as the service answers it: a typed one as it is, anything else an internal_error that keeps it. */
+export function toServiceError(error: unknown): ServiceError {
+  return error instanceof ServiceError
+    ? error
+    : new ServiceError(500, 'internal_error', internalErrorMessage, { cause: error });
+}
+
+/** 400: a bad parameter, operator, value, body, field, missing key, or a guard against a whole-table write. */
 export class BadRequestError extends ServiceError {
-  constructor(code: string, message: string) {
-    super(400, code, message);
+  constructor(code: string, message: string, cause?: unknown) {
+    super(400, code, message, { cause });
   }
 }
 
-/** 404: unknown resource (exact D3 text), unknown path, parent in the path not found. */
+/** 404: an unknown resource (its text names the definition file expected), an unknown path, a missing parent. */
 export class NotFoundError extends ServiceError {
-  constructor(code: string, message: string) {
-    super(404, code, message);
+  constructor(code: string, message: string, cause?: unknown) {
+    super(404, code, message, { cause });
   }
 }
 
@@ -35,18 +52,18 @@ export class NotFoundError extends ServiceError {
 export class MethodNotAllowedError extends ServiceError {
   constructor(method: string, allowed: readonly string[]) {
     super(405, 'method_not_allowed', `Method ${method} is not allowed on this path; allowed: ${allowed.join(', ')}`, {
-      Allow: allowed.join(', '),
+      headers: { Allow: allowed.join(', ') },
     });
   }
 }
 
-/** 406 and 415 (D12): the negotiation failed before anything ran. */
+/** 406 and 415: content negotiation failed, before the resource was loaded. */
 export class NegotiationError extends ServiceError {}
 
 /** 409: a unique or foreign-key violation. */
 export class ConflictError extends ServiceError {
-  constructor(code: string, message: string) {
-    super(409, code, message);
+  constructor(code: string, message: string, cause?: unknown) {
+    super(409, code, message, { cause });
   }
 }
 
@@ -57,17 +74,17 @@ export class TooLargeError extends ServiceError {
   }
 }
 
-/** 500: a definition file that is malformed or inconsistent with the database (D1). */
+/** 500: a definition file that is malformed or inconsistent with the database. */
 export class DefinitionError extends ServiceError {
-  constructor(file: string, problem: string) {
-    super(500, 'definition_invalid', `Definition ${file} is invalid: ${problem}`);
+  constructor(file: string, problem: string, cause?: unknown) {
+    super(500, 'definition_invalid', `Definition ${file} is invalid: ${problem}`, { cause });
   }
 }
 
 /** 500: the definitions store (S3) cannot be read: access denied, a missing bucket, a network failure. */
 export class DefinitionsUnreachableError extends ServiceError {
-  constructor(location: string, detail: string) {
-    super(500, 'definitions_unreachable', `Reading ${location} from S3 failed with ${detail}`);
+  constructor(location: string, detail: string, cause?: unknown) {
+    super(500, 'definitions_unreachable', `Reading ${location} from S3 failed with ${detail}`, { cause });
   }
 }
 
@@ -78,10 +95,10 @@ export class ConfigurationError extends ServiceError {
   }
 }
 
-/** 500: the database failed (unreachable, or another error); the message ends with ` :: ` and the SQL (D20). */
+/** 500: the database failed (unreachable, or another error); the message ends with ` :: ` and the SQL. */
 export class DatabaseError extends ServiceError {
-  constructor(code: string, message: string) {
-    super(500, code, message);
+  constructor(code: string, message: string, cause?: unknown) {
+    super(500, code, message, { cause });
   }
 }
 
@@ -101,7 +118,7 @@ export const errorCatalog: readonly { code: string; status: number; when: string
     status: 400,
     when: 'the write needs a link between two tables of the resource that the database does not declare',
   },
-  { code: 'resource_not_found', status: 404, when: 'no definition file for the resource name (D3)' },
+  { code: 'resource_not_found', status: 404, when: 'no definition file for the resource name' },
   { code: 'parent_not_found', status: 404, when: 'the parent named in the path of C3, U4 or D4 does not exist' },
   { code: 'path_not_found', status: 404, when: 'the path is not served' },
   { code: 'method_not_allowed', status: 405, when: 'the method is not served on the path (Allow header lists it)' },

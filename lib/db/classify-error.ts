@@ -66,18 +66,18 @@ export function classifyDbError(
   const statement = inlineParams(query, driver.placeholders);
   switch (kindOf(driver, err)) {
     case 'unreachable':
-      return new DatabaseError('database_unreachable', `${message} :: ${statement}`);
+      return new DatabaseError('database_unreachable', `${message} :: ${statement}`, error);
     case 'missing_database':
       // a configuration error, not the definition's: resolve-resource names the variable that fixes it
-      return new DatabaseError('database_unconfigured', `${message} :: ${statement}`);
+      return new DatabaseError('database_unconfigured', `${message} :: ${statement}`, error);
     case 'unique':
-      return new ConflictError('unique_violation', `Conflict: ${message}`);
+      return new ConflictError('unique_violation', `Conflict: ${message}`, error);
     case 'foreign_key':
-      return new ConflictError('foreign_key_violation', `Conflict: ${message}`);
+      return new ConflictError('foreign_key_violation', `Conflict: ${message}`, error);
     case 'bad_value':
-      return new BadRequestError('bad_value', `The database rejected a value: ${message}`);
+      return new BadRequestError('bad_value', `The database rejected a value: ${message}`, error);
     case 'other':
-      return new DatabaseError('database_error', `${message} :: ${statement}`);
+      return new DatabaseError('database_error', `${message} :: ${statement}`, error);
   }
 }
 

@@ -37,10 +37,11 @@ function chooseDatabase(config: Pick<Config, 'databaseUrl' | 'databaseUrls'>, da
   let url: URL;
   try {
     url = new URL(config.databaseUrl);
-  } catch {
+  } catch (error) {
     throw new DatabaseError(
       'database_unconfigured',
       'DATABASE_URL is not a valid URL (expected postgres://... or mysql://...)',
+      error,
     );
   }
   url.pathname = `/${encodeURIComponent(database)}`;

@@ -149,8 +149,8 @@ function parseValidations(file: string, nodes: unknown): ValidationRule[] {
 function checkRegex(file: string, name: string, regex: string): void {
   try {
     new RegExp(regex, 'u');
-  } catch {
-    throw new DefinitionError(file, `validatedAttribute ${name} has an invalid regex "${regex}"`);
+  } catch (error) {
+    throw new DefinitionError(file, `validatedAttribute ${name} has an invalid regex "${regex}"`, error);
   }
 }
 

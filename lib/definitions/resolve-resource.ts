@@ -102,13 +102,14 @@ async function load(config: Config, stored: StoredDefinition): Promise<ResolvedR
     .catch((error: unknown) => {
       // an unreachable database stays a 500 of its own (D20); any other failure here is the definition's (D1)
       if (error instanceof DatabaseError && error.code === 'database_error') {
-        throw new DefinitionError(stored.location, `its query fails on the database: ${error.message}`);
+        throw new DefinitionError(stored.location, `its query fails on the database: ${error.message}`, error);
       }
       // selectDatabase has found a URL, so describe's database_unconfigured means its database does not exist
       if (error instanceof DatabaseError && error.code === 'database_unconfigured') {
         throw new DatabaseError(
           'database_unconfigured',
           explainMissingDatabase(config, stored.name, definition.database),
+          error,
         );
       }
       throw error;

@@ -119,5 +119,5 @@ function s3Failure(location: string, error: unknown): DefinitionsUnreachableErro
   const kind = failure.name === 'Error' || !failure.name ? (failure.code ?? 'Error') : failure.name;
   const status = statusOf(error);
   const detail = `${kind}${status ? ` (HTTP ${status})` : ''}: ${failure.message || String(error)}`;
-  return new DefinitionsUnreachableError(location, detail);
+  return new DefinitionsUnreachableError(location, detail, error);
 }

@@ -34,7 +34,7 @@ export async function executeWrite(db: Database, resource: SqlResource, plan: Wr
     });
   } catch (error) {
     throw error instanceof ConflictError
-      ? new ConflictError(error.code, relabel(error.message, labelOf(resource)))
+      ? new ConflictError(error.code, relabel(error.message, labelOf(resource)), error.cause)
       : error;
   }
 }

@@ -6,7 +6,7 @@
  */
 import { config } from '../config';
 import { definitionSource, resolveResource } from '../definitions/resolve-resource';
-import { MethodNotAllowedError, NotFoundError, ServiceError } from '../errors';
+import { MethodNotAllowedError, NotFoundError, ServiceError, toServiceError } from '../errors';
 import { buildOpenApi } from '../openapi/build-openapi';
 import { parseQuery } from '../request/parse-query';
 import {
@@ -58,13 +58,11 @@ export async function resolveCatalog(): Promise<CatalogEntry[]> {
 
 /** The status, code and text a request to the resource would answer with (D19, D21: no stack, no secret). */
 function catalogError(error: unknown): CatalogError {
-  if (error instanceof ServiceError) return { status: error.status, code: error.code, message: error.message };
-  console.error('unexpected error loading a definition', error instanceof Error ? error.stack : String(error));
-  return {
-    status: 500,
-    code: 'internal_error',
-    message: 'Internal error: the service failed unexpectedly; the details are in its log',
-  };
+  if (!(error instanceof ServiceError)) {
+    console.error('unexpected error loading a definition', error instanceof Error ? error.stack : String(error));
+  }
+  const { status, code, message } = toServiceError(error);
+  return { status, code, message };
 }
 
 async function mapBounded<T, R>(items: readonly T[], limit: number, map: (item: T) => Promise<R>): Promise<R[]> {

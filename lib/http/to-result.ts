@@ -2,7 +2,7 @@
  * Builds responses: successes with their exact Content-Type, and the ONE place any error becomes a response
  * (D19, D21): text/plain or problem+json, never a stack trace, never a secret.
  */
-import { ServiceError } from '../errors';
+import { ServiceError, toServiceError } from '../errors';
 import { wantsProblemJson } from './negotiate';
 
 export interface HttpResponse {
@@ -32,12 +32,11 @@ const titles: Record<number, string> = {
 };
 
 export function errorResult(error: unknown, accept: string | undefined): HttpResponse {
-  const known = error instanceof ServiceError ? error : undefined;
-  if (!known) console.error('unexpected error', error instanceof Error ? error.stack : String(error));
-  const status = known?.status ?? 500;
-  const code = known?.code ?? 'internal_error';
-  const message = known?.message ?? 'Internal error: the service failed unexpectedly; the details are in its log';
-  const headers = { ...(known?.headers ?? {}) };
+  if (!(error instanceof ServiceError))
+    console.error('unexpected error', error instanceof Error ? error.stack : String(error));
+  const answer = toServiceError(error);
+  const { status, code, message } = answer;
+  const headers = { ...answer.headers };
   if (wantsProblemJson(accept)) {
     const problem = {
       type: `urn:relational-resource-service:error:${code}`,

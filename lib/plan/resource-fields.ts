@@ -53,7 +53,7 @@ export function planPathKey(resource: SqlResource, segments: readonly string[]):
     try {
       return convertValue(field, segments[i] as string);
     } catch (error) {
-      throw new BadRequestError('bad_path_key', (error as Error).message);
+      throw new BadRequestError('bad_path_key', (error as Error).message, error);
     }
   });
 }

@@ -7,8 +7,8 @@ import { BadRequestError } from '../errors';
 export function decodeComponent(text: string): string {
   try {
     return decodeURIComponent(text.replace(/\+/g, ' '));
-  } catch {
-    throw new BadRequestError('bad_parameter', `Malformed percent-encoding in "${text}"`);
+  } catch (error) {
+    throw new BadRequestError('bad_parameter', `Malformed percent-encoding in "${text}"`, error);
   }
 }
 

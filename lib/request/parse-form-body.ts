@@ -24,7 +24,7 @@ function decodeForm(text: string): [string, string][] {
     return decodePairs(text);
   } catch (error) {
     if (error instanceof BadRequestError) {
-      throw new BadRequestError('bad_body', `The form body cannot be decoded: ${error.message}`);
+      throw new BadRequestError('bad_body', `The form body cannot be decoded: ${error.message}`, error);
     }
     throw error;
   }

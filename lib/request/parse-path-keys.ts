@@ -16,7 +16,7 @@ function decodeSegment(segment: string, resId: string): string {
   }
   try {
     return decodeURIComponent(segment);
-  } catch {
-    throw new BadRequestError('bad_path_key', `Path key segment ${segment} has malformed percent-encoding`);
+  } catch (error) {
+    throw new BadRequestError('bad_path_key', `Path key segment ${segment} has malformed percent-encoding`, error);
   }
 }

@@ -61,7 +61,7 @@ function parse(text: string): XmlNode[] {
     return parser.parse(text) as XmlNode[];
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
-    throw new BadRequestError('bad_body', `The XML body cannot be read: ${reason}`);
+    throw new BadRequestError('bad_body', `The XML body cannot be read: ${reason}`, error);
   }
 }
 
