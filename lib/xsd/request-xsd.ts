@@ -1,9 +1,10 @@
 /**
- * Request.xsd (spec 1.3, 2.2; D13): the XML request documents the service reads (C2, C3, U1, U4, D1, D4),
+ * Request.xsd: the XML request documents the service reads (the bodies of C2, C3, U1, U4, D1 and D4),
  * served at GET /xsd/Request.xsd. This module is the schema's only source: it is bundled as text into the
  * Lambda, so nothing is generated or read from disk. It must describe only what every resource shares; one
  * resource's names belong to /conf/metadata.
  */
+import { depthRule } from './depth-rule';
 import { rowNamesDocumentation } from './row-names-documentation';
 
 export const requestXsd = `<?xml version="1.0" encoding="UTF-8"?>
@@ -57,15 +58,7 @@ export const requestXsd = `<?xml version="1.0" encoding="UTF-8"?>
       </xs:sequence>
       <xs:anyAttribute namespace="##local" processContents="skip"/>
     </xs:complexType>
-    <!--
-      Depth rule: an element three levels below request (inside a child row) would have to carry an
-      attribute that no document carries, so no such element validates. XML Schema 1.0 has no direct way to
-      say "at most two levels" for elements of any name; a key over */*/* is that way.
-    -->
-    <xs:key name="request.noRowsInsideChildRows">
-      <xs:selector xpath="*/*/*"/>
-      <xs:field xpath="@rrs:depthGuard"/>
-    </xs:key>
+    ${depthRule('request')}
   </xs:element>
 </xs:schema>
 `;

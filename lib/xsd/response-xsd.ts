@@ -1,9 +1,10 @@
 /**
- * Response.xsd (spec 1.3, 2.2; D10, D11, D15, D16): the XML response documents the service writes on success,
- * readResponse and writeResponse, served at GET /xsd/Response.xsd. This module is the schema's only source: it
- * is bundled as text into the Lambda, so nothing is generated or read from disk. It must describe only what
- * every resource shares; one resource's names belong to /conf/metadata. Error bodies are text, not XML (D19).
+ * Response.xsd: the XML response documents the service writes on success, readResponse and writeResponse, served
+ * at GET /xsd/Response.xsd. This module is the schema's only source: it is bundled as text into the Lambda, so
+ * nothing is generated or read from disk. It must describe only what every resource shares; one resource's names
+ * belong to /conf/metadata. Error bodies are text, not XML.
  */
+import { depthRule } from './depth-rule';
 import { rowNamesDocumentation } from './row-names-documentation';
 
 export const responseXsd = `<?xml version="1.0" encoding="UTF-8"?>
@@ -69,15 +70,7 @@ export const responseXsd = `<?xml version="1.0" encoding="UTF-8"?>
         The rows a read matched, in key order, children nested in their parent; empty when none matched.
       </xs:documentation>
     </xs:annotation>
-    <!--
-      Depth rule: an element three levels below the root (inside a child row) would have to carry an
-      attribute that no document carries, so no such element validates. XML Schema 1.0 has no direct way to
-      say "at most two levels" for elements of any name; a key over */*/* is that way.
-    -->
-    <xs:key name="readResponse.noRowsInsideChildRows">
-      <xs:selector xpath="*/*/*"/>
-      <xs:field xpath="@rrs:depthGuard"/>
-    </xs:key>
+    ${depthRule('readResponse')}
   </xs:element>
 
   <xs:element name="writeResponse">
@@ -95,10 +88,7 @@ export const responseXsd = `<?xml version="1.0" encoding="UTF-8"?>
         </xs:extension>
       </xs:complexContent>
     </xs:complexType>
-    <xs:key name="writeResponse.noRowsInsideChildRows">
-      <xs:selector xpath="*/*/*"/>
-      <xs:field xpath="@rrs:depthGuard"/>
-    </xs:key>
+    ${depthRule('writeResponse')}
   </xs:element>
 </xs:schema>
 `;
