@@ -14,16 +14,20 @@ const cache = new WeakMap<SqlResource, ReadonlyMap<string, Level>>();
 export function fieldLevels(resource: SqlResource): ReadonlyMap<string, Level> {
   let levels = cache.get(resource);
   if (!levels) {
-    const map = new Map<string, Level>();
-    let previous: Level = 'parent';
-    for (const field of resource.fields) {
-      const role = field.table === null ? undefined : resource.tables[field.table]?.role;
-      const level: Level = role === undefined ? previous : childRoles.includes(role) ? 'child' : 'parent';
-      map.set(field.label, resource.kind === 'flat' ? 'parent' : level);
-      previous = level;
-    }
-    levels = map;
+    levels = levelsOf(resource);
     cache.set(resource, levels);
+  }
+  return levels;
+}
+
+function levelsOf(resource: SqlResource): Map<string, Level> {
+  const levels = new Map<string, Level>();
+  let previous: Level = 'parent';
+  for (const field of resource.fields) {
+    const role = field.table === null ? undefined : resource.tables[field.table]?.role;
+    const level: Level = role === undefined ? previous : childRoles.includes(role) ? 'child' : 'parent';
+    levels.set(field.label, resource.kind === 'flat' ? 'parent' : level);
+    previous = level;
   }
   return levels;
 }

@@ -15,7 +15,7 @@ import type {
   TableLink,
   TableRole,
 } from '../resource';
-import type { Definition } from './parse-definition';
+import type { DeclaredTable, Definition } from './parse-definition';
 
 const defaultCacheControl = 'no-cache, no-transform';
 
@@ -128,45 +128,45 @@ const linkTargets: Record<TableRole, TableRole[]> = {
 function buildTables(definition: Definition, found: Map<string, CatalogTable>): Record<string, ResourceTable> {
   const byRole = (role: TableRole) => definition.tables.find((t) => t.role === role)?.name ?? '';
   const manyToMany = definition.tables.some((t) => t.role === 'Join');
-  const out: Record<string, ResourceTable> = {};
-  for (const declared of definition.tables) {
-    const table = found.get(declared.name) as CatalogTable;
-    // many-to-many: the Child hangs off the Join, not the Parent
-    const targets = manyToMany && declared.role === 'Child' ? [] : linkTargets[declared.role];
-    const base = {
-      name: declared.name,
-      schema: table.schema,
-      table: table.table,
-      role: declared.role,
-      primaryKey: table.primaryKey,
-      generatedColumns: table.columns.filter((c) => c.generated).map((c) => c.name),
-    };
-    const extension = declared.role === 'ParentExtension' || declared.role === 'ChildExtension';
-    const links: TableLink[] = [];
-    const missing: string[] = [];
-    for (const target of targets.map(byRole)) {
-      const owner = found.get(target) as CatalogTable;
-      const link = foreignKeyLink(table, owner, target);
-      const lookup = extension && !link ? lookupLink(owner, table, target) : undefined;
-      if (lookup) {
-        out[declared.name] = { ...base, links: [], lookup };
-        break;
-      }
-      const fallback = link ?? sameNameLink(table, owner, target);
-      if (fallback) links.push(fallback);
-      else missing.push(`${target} (${owner.primaryKey.join(', ') || 'no primary key'})`);
-    }
-    out[declared.name] ??= {
-      ...base,
-      links,
-      ...(missing.length > 0
-        ? {
-            unlinked: `table ${declared.name} (${declared.role}) has no foreign key to ${missing.join(' or ')}, and no columns named like that key`,
-          }
-        : {}),
-    };
+  return Object.fromEntries(
+    definition.tables.map((declared) => {
+      // many-to-many: the Child hangs off the Join, not the Parent
+      const targets = manyToMany && declared.role === 'Child' ? [] : linkTargets[declared.role].map(byRole);
+      return [declared.name, linkedTable(declared, found, targets)];
+    }),
+  );
+}
+
+/** One table with its links to `targets`, a lookup in their place, or why a link is missing. */
+function linkedTable(
+  declared: DeclaredTable,
+  found: Map<string, CatalogTable>,
+  targets: readonly string[],
+): ResourceTable {
+  const table = found.get(declared.name) as CatalogTable;
+  const base = {
+    name: declared.name,
+    schema: table.schema,
+    table: table.table,
+    role: declared.role,
+    primaryKey: table.primaryKey,
+    generatedColumns: table.columns.filter((c) => c.generated).map((c) => c.name),
+  };
+  const extension = declared.role === 'ParentExtension' || declared.role === 'ChildExtension';
+  const links: TableLink[] = [];
+  const missing: string[] = [];
+  for (const target of targets) {
+    const owner = found.get(target) as CatalogTable;
+    const link = foreignKeyLink(table, owner, target);
+    const lookup = extension && !link ? lookupLink(owner, table, target) : undefined;
+    if (lookup) return { ...base, links: [], lookup };
+    const fallback = link ?? sameNameLink(table, owner, target);
+    if (fallback) links.push(fallback);
+    else missing.push(`${target} (${owner.primaryKey.join(', ') || 'no primary key'})`);
   }
-  return out;
+  if (missing.length === 0) return { ...base, links };
+  const unlinked = `table ${declared.name} (${declared.role}) has no foreign key to ${missing.join(' or ')}, and no columns named like that key`;
+  return { ...base, links, unlinked };
 }
 
 /** The foreign key of `table` that references `target` (D4). */

@@ -46,42 +46,35 @@ function validDate(text: string): boolean {
   return probe.getUTCFullYear() === y && probe.getUTCMonth() === mo - 1 && probe.getUTCDate() === d;
 }
 
+/** Each type's conversion of a non-null value: the converted value, or undefined when it does not convert. */
+const converters: Readonly<Record<ValueType, (text: string, raw: Exclude<RawValue, null>) => Value | undefined>> = {
+  integer: (text, raw) => (typeof raw !== 'boolean' && integer.test(text.trim()) ? BigInt(text.trim()) : undefined),
+  decimal: (text, raw) => number(text, raw),
+  float: (text, raw) => number(text, raw),
+  boolean: (text) => {
+    const lower = text.trim().toLowerCase();
+    if (lower === 'true' || lower === '1') return true;
+    return lower === 'false' || lower === '0' ? false : undefined;
+  },
+  date: (text) => (validDate(text) ? text : undefined),
+  time: (text) => (time.test(text) ? text : undefined),
+  timestamp: (text) => {
+    const m = timestamp.exec(text);
+    return m && validDate(m[1] as string) ? text.replace('T', ' ') : undefined;
+  },
+  binary: (text, raw) => (typeof raw === 'string' && base64.test(text) ? Buffer.from(text, 'base64') : undefined),
+  string: (text) => text,
+};
+
+/** A decimal or float keeps the digits as given, without a leading plus. */
+function number(text: string, raw: Exclude<RawValue, null>): string | undefined {
+  const trimmed = text.trim();
+  return typeof raw !== 'boolean' && decimal.test(trimmed) ? trimmed.replace(/^\+/, '') : undefined;
+}
+
 /** NULL passes through; the database's NOT NULL constraints decide. */
 export function convertValue(field: Field, raw: RawValue): Value {
   if (raw === null) return null;
-  const text = typeof raw === 'string' ? raw : String(raw);
-  switch (field.type) {
-    case 'integer': {
-      const trimmed = text.trim();
-      if (typeof raw === 'boolean' || !integer.test(trimmed)) fail(field, raw);
-      return BigInt(trimmed);
-    }
-    case 'decimal':
-    case 'float': {
-      const trimmed = text.trim();
-      if (typeof raw === 'boolean' || !decimal.test(trimmed)) fail(field, raw);
-      return trimmed.replace(/^\+/, '');
-    }
-    case 'boolean': {
-      const lower = text.trim().toLowerCase();
-      if (lower !== 'true' && lower !== 'false' && lower !== '1' && lower !== '0') fail(field, raw);
-      return lower === 'true' || lower === '1';
-    }
-    case 'date':
-      if (!validDate(text)) fail(field, raw);
-      return text;
-    case 'time':
-      if (!time.test(text)) fail(field, raw);
-      return text;
-    case 'timestamp': {
-      const m = timestamp.exec(text);
-      if (!m || !validDate(m[1] as string)) fail(field, raw);
-      return text.replace('T', ' ');
-    }
-    case 'binary':
-      if (typeof raw !== 'string' || !base64.test(text)) fail(field, raw);
-      return Buffer.from(text, 'base64');
-    case 'string':
-      return text;
-  }
+  const value = converters[field.type](typeof raw === 'string' ? raw : String(raw), raw);
+  return value === undefined ? fail(field, raw) : value;
 }

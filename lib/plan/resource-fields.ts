@@ -83,22 +83,13 @@ export function splitRow(
   const extensions = new Map<string, Record<string, Value>>();
   const levels = fieldLevels(resource);
   for (const [label, raw] of Object.entries(values)) {
-    const field = fieldOf(resource, label, 'bad_body');
-    if (field.readOnly || field.table === null || field.column === null) {
-      throw new BadRequestError(
-        'read_only_field',
-        `Field ${label} of resource ${resource.name} is read-only (computed)`,
-      );
-    }
-    if (levels.get(label) !== level) throw wrongLevel(resource, label, level);
-    const table = resource.tables[field.table] as ResourceTable;
-    requireWritableTable(resource, table, label);
+    const { field, table, column } = writableField(resource, label, levels.get(label) === level, level);
     for (const rule of resource.validations) if (rule.name === label) validateValue(rule, raw);
     const value = convertValue(field, raw);
-    if (table.role === mainRole[level]) main[field.column] = value;
+    if (table.role === mainRole[level]) main[column] = value;
     else if (table.role === extensionRole[level])
-      extensions.set(table.name, { ...extensions.get(table.name), [field.column]: value });
-    else join[field.column] = value;
+      extensions.set(table.name, { ...extensions.get(table.name), [column]: value });
+    else join[column] = value;
   }
   const keyColumns = (tableWithRole(resource, mainRole[level]) as ResourceTable).primaryKey;
   const complete = keyColumns.length > 0 && keyColumns.every((c) => c in main);
@@ -108,6 +99,23 @@ export function splitRow(
     join,
     key: complete ? keyColumns.map((c) => main[c] as Value) : undefined,
   };
+}
+
+/** A field a body may write at this level: known, not computed, of this level, of a table written here. */
+function writableField(
+  resource: SqlResource,
+  label: string,
+  atLevel: boolean,
+  level: Level,
+): { field: Field; table: ResourceTable; column: string } {
+  const field = fieldOf(resource, label, 'bad_body');
+  if (field.readOnly || field.table === null || field.column === null) {
+    throw new BadRequestError('read_only_field', `Field ${label} of resource ${resource.name} is read-only (computed)`);
+  }
+  if (!atLevel) throw wrongLevel(resource, label, level);
+  const table = resource.tables[field.table] as ResourceTable;
+  requireWritableTable(resource, table, label);
+  return { field, table, column: field.column };
 }
 
 function wrongLevel(resource: SqlResource, label: string, level: Level): BadRequestError {

@@ -32,14 +32,7 @@ export function parseRequest(parts: RequestParts, limits: RequestLimits): Resour
   const method = effectiveMethod(parts);
   const op = Object.hasOwn(operations, method) ? operations[method] : undefined;
   if (!op) throw new MethodNotAllowedError(method, resourceMethods);
-  const text = parts.body === '' ? undefined : parts.body;
-  if (text !== undefined && Buffer.byteLength(text) > limits.maxBodyBytes) {
-    throw new TooLargeError(
-      'body_too_large',
-      `The request body is larger than ${limits.maxBodyBytes} bytes; send fewer rows per request`,
-    );
-  }
-  if (text !== undefined && op === 'read') throw new BadRequestError('bad_body', 'GET takes no request body');
+  const text = bodyText(parts.body, op, limits);
   const bodyType = text === undefined ? undefined : requestBodyType(parts.contentType);
   const query = parseQuery(parts.rawQuery, op === 'read' ? 'GET' : method === 'DELETE' ? 'DELETE' : 'PUT');
   const pathKeys = parsePathKeys(path.keys);
@@ -47,6 +40,19 @@ export function parseRequest(parts: RequestParts, limits: RequestLimits): Resour
   const request = { op, name: path.name, pathKeys, query };
   if (text === undefined || bodyType === undefined) return request;
   return { ...request, body: readBody(bodyType, text, pathKeys.length > 0 ? 'children' : 'parents') };
+}
+
+/** The body's text, within the size limit; undefined when there is none. A GET has none. */
+function bodyText(body: string | undefined, op: Operation, limits: RequestLimits): string | undefined {
+  if (body === undefined || body === '') return undefined;
+  if (Buffer.byteLength(body) > limits.maxBodyBytes) {
+    throw new TooLargeError(
+      'body_too_large',
+      `The request body is larger than ${limits.maxBodyBytes} bytes; send fewer rows per request`,
+    );
+  }
+  if (op === 'read') throw new BadRequestError('bad_body', 'GET takes no request body');
+  return body;
 }
 
 /** POST with X-HTTP-Method-Override: PUT|DELETE is that method. */
