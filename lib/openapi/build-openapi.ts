@@ -1,13 +1,14 @@
 /**
- * The OpenAPI 3.1 document of GET /openapi.json (D24), generated from the definitions that load: every resource's
+ * The OpenAPI 3.1 document of GET /openapi.json, generated from the definitions that load: every resource's
  * paths, operations, parameters and schemas; a definition that fails to load is left out and named, with its
  * error, in info.description and in `x-broken-resources`. Pure; must not resolve definitions: it is given what
  * resolving gave.
  */
+import type { OpenAPIV3_1 } from 'openapi-types';
 import type { SqlResource } from '../resource';
 import type { CatalogEntry } from '../serial/serialize-listing';
-import type { OpenApiObject } from './component-names';
 import { errorResponses, problemSchema, problemSchemaName } from './error-responses';
+import type { Method, PathItem } from './path-item';
 import { filterParameters, queryGrammar, sharedParameters } from './query-parameters';
 import { resourcePaths } from './resource-paths';
 import { resourceSchemas } from './resource-schemas';
@@ -42,12 +43,22 @@ interface BrokenEntry {
   readonly error: string;
 }
 
-export function buildOpenApi(entries: readonly CatalogEntry[], options: OpenApiOptions): OpenApiObject {
+/** The document as served: OpenAPI 3.1 with the service's path items, and the definitions left out named. */
+export type OpenApiDocument = Omit<OpenAPIV3_1.Document, 'paths'> & {
+  readonly paths: Record<string, PathItem>;
+  readonly 'x-broken-resources': readonly BrokenEntry[];
+};
+
+/** Later entries win a key, keeping its first position, as with Object.assign. */
+const merged = <T>(records: readonly Readonly<Record<string, T>>[]): Record<string, T> =>
+  Object.fromEntries(records.flatMap((record) => Object.entries(record)));
+
+export function buildOpenApi(entries: readonly CatalogEntry[], options: OpenApiOptions): OpenApiDocument {
   const resources = entries.flatMap((e) => (e.resource ? [e.resource] : []));
   const broken: BrokenEntry[] = entries.flatMap((e) =>
     e.error ? [{ name: e.name, status: e.error.status, code: e.error.code, error: e.error.message }] : [],
   );
-  const paths = uniqueOperationIds(Object.assign({ ...servicePaths }, ...resources.map(resourcePaths)));
+  const paths = uniqueOperationIds(merged([servicePaths, ...resources.map(resourcePaths)]));
   return {
     openapi: '3.1.0',
     info: {
@@ -65,11 +76,11 @@ export function buildOpenApi(entries: readonly CatalogEntry[], options: OpenApiO
       schemas: {
         [problemSchemaName]: problemSchema,
         [listingSchemaName]: listingSchema,
-        ...Object.assign({}, ...resources.map(resourceSchemas)),
+        ...merged(resources.map(resourceSchemas)),
       },
       parameters: {
         ...sharedParameters,
-        ...Object.assign({}, ...resources.map((r) => Object.fromEntries(filterParameters(r)))),
+        ...merged(resources.map((r) => Object.fromEntries(filterParameters(r)))),
       },
       responses: errorResponses,
     },
@@ -82,23 +93,25 @@ function tagText(resource: SqlResource): string {
   return documentation || `A ${resource.kind} SQL resource`;
 }
 
-const methods = new Set(['get', 'put', 'post', 'delete']);
+const methods: ReadonlySet<string> = new Set<Method>(['get', 'put', 'post', 'delete']);
+const isMethod = (key: string): key is Method => methods.has(key);
 
 /** Names differing only in `.`, `-` or `_` would give one operationId; later ones get a number. */
-function uniqueOperationIds(paths: Record<string, OpenApiObject>): Record<string, OpenApiObject> {
+function uniqueOperationIds(paths: Record<string, PathItem>): Record<string, PathItem> {
   const seen = new Set<string>();
-  const unique = (op: OpenApiObject): OpenApiObject => {
+  const unique = (op: OpenAPIV3_1.OperationObject): OpenAPIV3_1.OperationObject => {
     let id = String(op.operationId);
     for (let n = 2; seen.has(id); n++) id = `${String(op.operationId)}${n}`;
     seen.add(id);
     return { ...op, operationId: id };
   };
-  return Object.fromEntries(
-    Object.entries(paths).map(([path, item]) => [
-      path,
-      Object.fromEntries(
-        Object.entries(item).map(([key, value]) => [key, methods.has(key) ? unique(value as OpenApiObject) : value]),
-      ),
-    ]),
-  );
+  const withUniqueIds = (item: PathItem): PathItem => {
+    const renamed = { ...item };
+    for (const method of Object.keys(item).filter(isMethod)) {
+      const op = item[method];
+      if (op) renamed[method] = unique(op);
+    }
+    return renamed;
+  };
+  return Object.fromEntries(Object.entries(paths).map(([path, item]) => [path, withUniqueIds(item)]));
 }

@@ -1,11 +1,9 @@
 /**
- * Names and references inside the generated OpenAPI document (D24): component keys per resource, `$ref`s,
- * operation ids. Pure; must not build schemas or operations itself.
+ * Names and references inside the generated OpenAPI document: component keys per resource, `$ref`s, operation
+ * ids. Pure; must not build schemas or operations itself.
  */
+import type { OpenAPIV3_1 } from 'openapi-types';
 import type { SqlResource } from '../resource';
-
-/** A JSON object of the OpenAPI document: plain data, checked by the tests against the OpenAPI 3.1 schema. */
-export type OpenApiObject = { [key: string]: unknown };
 
 /** The schemas generated for each resource; hierarchical ones add the child row and child collection. */
 export type SchemaPart =
@@ -25,11 +23,11 @@ export function schemaName(resource: SqlResource, part: SchemaPart): string {
   return `${resource.name}.${part}`;
 }
 
-export function schemaRef(resource: SqlResource, part: SchemaPart): OpenApiObject {
+export function schemaRef(resource: SqlResource, part: SchemaPart): OpenAPIV3_1.ReferenceObject {
   return { $ref: `#/components/schemas/${schemaName(resource, part)}` };
 }
 
-export function componentRef(kind: 'parameters' | 'responses' | 'schemas', name: string): OpenApiObject {
+export function componentRef(kind: 'parameters' | 'responses' | 'schemas', name: string): OpenAPIV3_1.ReferenceObject {
   return { $ref: `#/components/${kind}/${name}` };
 }
 

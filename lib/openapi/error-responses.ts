@@ -1,10 +1,11 @@
 /**
- * The error responses of the OpenAPI document (D19): one reusable response per status the service answers with,
+ * The error responses of the OpenAPI document: one reusable response per status the service answers with,
  * each as text/plain (one sentence naming what is wrong) and as RFC 9457 problem details with a stable `code`
  * from the error catalog. Pure; must not invent codes: they come from lib/errors.ts.
  */
+import type { OpenAPIV3_1 } from 'openapi-types';
 import { errorCatalog } from '../errors';
-import { componentRef, type OpenApiObject } from './component-names';
+import { componentRef } from './component-names';
 
 export type ErrorStatus = 400 | 404 | 405 | 406 | 409 | 413 | 415 | 500;
 
@@ -79,7 +80,7 @@ const errors: Readonly<Record<ErrorStatus, ErrorText>> = {
 
 export const problemSchemaName = 'Problem';
 
-export const problemSchema: OpenApiObject = {
+export const problemSchema: OpenAPIV3_1.SchemaObject = {
   type: 'object',
   description: 'RFC 9457 problem details, sent instead of text/plain when Accept lists application/problem+json.',
   properties: {
@@ -92,9 +93,11 @@ export const problemSchema: OpenApiObject = {
   required: ['type', 'title', 'status', 'detail', 'code'],
 };
 
-const allowHeader = { Allow: { description: 'The methods the path serves', schema: { type: 'string' } } };
+const allowHeader: Record<string, OpenAPIV3_1.HeaderObject> = {
+  Allow: { description: 'The methods the path serves', schema: { type: 'string' } },
+};
 
-function errorResponse(status: ErrorStatus): OpenApiObject {
+function errorResponse(status: ErrorStatus): OpenAPIV3_1.ResponseObject {
   const text = errors[status];
   const codes = errorCatalog.filter((e) => e.status === status).map((e) => `\`${e.code}\`: ${e.when}`);
   return {
@@ -119,11 +122,11 @@ function errorResponse(status: ErrorStatus): OpenApiObject {
 const statuses = Object.keys(errors).map(Number) as ErrorStatus[];
 
 /** components.responses: `BadRequest`, `NotFound`, ... */
-export const errorResponses: Readonly<Record<string, OpenApiObject>> = Object.fromEntries(
+export const errorResponses: Readonly<Record<string, OpenAPIV3_1.ResponseObject>> = Object.fromEntries(
   statuses.map((status) => [errors[status].name, errorResponse(status)]),
 );
 
 /** `{ "400": {$ref}, ... }` for the statuses an operation can answer with. */
-export function errorRefs(statuses: readonly ErrorStatus[]): OpenApiObject {
+export function errorRefs(statuses: readonly ErrorStatus[]): Record<string, OpenAPIV3_1.ReferenceObject> {
   return Object.fromEntries(statuses.map((s) => [String(s), componentRef('responses', errors[s].name)]));
 }

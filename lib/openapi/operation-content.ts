@@ -1,10 +1,11 @@
 /**
- * Request bodies and success responses of the operations (D24): JSON (the collection object, spec 2.2), XML
- * (request / readResponse / writeResponse documents, with Request.xsd and Response.xsd named and an example) and
- * form fields (C1, U2, U3). Pure; must not decide which operation takes which body (resource-paths does).
+ * Request bodies and success responses of the operations: JSON (the collection object), XML (request /
+ * readResponse / writeResponse documents, with Request.xsd and Response.xsd named and an example) and form fields
+ * (C1, U2, U3). Pure; must not decide which operation takes which body (resource-paths does).
  */
+import type { OpenAPIV3_1 } from 'openapi-types';
 import type { SqlResource } from '../resource';
-import { type OpenApiObject, schemaRef } from './component-names';
+import { schemaRef } from './component-names';
 import { type Audience, xmlChildRow, xmlDocument, xmlRow } from './xml-examples';
 
 export type Rows = 'parents' | 'children';
@@ -20,7 +21,7 @@ export interface BodyOptions {
 
 const xsd = (name: string) => `/xsd/${name}.xsd`;
 
-function xmlRequest(resource: SqlResource, rows: Rows, audience: Audience): OpenApiObject {
+function xmlRequest(resource: SqlResource, rows: Rows, audience: Audience): OpenAPIV3_1.MediaTypeObject {
   const row = rows === 'parents' ? xmlRow(resource, audience) : xmlChildRow(resource, audience);
   return {
     schema: schemaRef(resource, rows === 'parents' ? 'RequestXml' : 'ChildRequestXml'),
@@ -40,8 +41,8 @@ function bodyText(resource: SqlResource, rows: Rows): string {
   );
 }
 
-export function requestBody(resource: SqlResource, options: BodyOptions): OpenApiObject {
-  const content: OpenApiObject = {};
+export function requestBody(resource: SqlResource, options: BodyOptions): OpenAPIV3_1.RequestBodyObject {
+  const content: Record<string, OpenAPIV3_1.MediaTypeObject> = {};
   const { rows, audience = 'request' } = options;
   if (rows) {
     content['application/json'] = {
@@ -57,14 +58,14 @@ export function requestBody(resource: SqlResource, options: BodyOptions): OpenAp
   };
 }
 
-const cacheControl = {
+const cacheControl: Record<string, OpenAPIV3_1.HeaderObject> = {
   'Cache-Control': {
     description: "The definition's cacheControl (default no-cache, no-transform)",
     schema: { type: 'string' },
   },
 };
 
-export function readResponse(resource: SqlResource): OpenApiObject {
+export function readResponse(resource: SqlResource): OpenAPIV3_1.ResponseObject {
   return {
     description:
       `The matching ${resource.rowName} rows, ordered by key; none is an empty collection, still 200.` +
@@ -80,7 +81,7 @@ export function readResponse(resource: SqlResource): OpenApiObject {
   };
 }
 
-export function writeResponse(resource: SqlResource, insert: boolean): OpenApiObject {
+export function writeResponse(resource: SqlResource, insert: boolean): OpenAPIV3_1.ResponseObject {
   const echo = insert ? xmlRow(resource, 'response') : '';
   return {
     description:

@@ -1,12 +1,13 @@
 /**
- * The parameters of the OpenAPI document (D24): one filter per field with the D6 query grammar described, the
- * specials `_limit`, `_offset`, `_output` (D6), the path key segments (D7) and X-HTTP-Method-Override (D13).
- * Pure; must not decide which operation uses which parameter (resource-paths does).
+ * The parameters of the OpenAPI document: one filter per field with the query grammar described, the special
+ * parameters `_limit`, `_offset` and `_output`, the path key segments and X-HTTP-Method-Override. Pure; must not
+ * decide which operation uses which parameter (resource-paths does).
  */
+import type { OpenAPIV3_1 } from 'openapi-types';
 import type { Field, SqlResource } from '../resource';
 import { keyLabels, tableWithRole } from '../resource-levels';
-import { componentRef, filterParameterName, type OpenApiObject } from './component-names';
-import { fieldSchema } from './field-schemas';
+import { componentRef, filterParameterName } from './component-names';
+import { fieldDescription, keySchema } from './field-schemas';
 
 export const queryGrammar = [
   'The value, URL-decoded (`+` is a space, `%2B` a plus), selects the comparison; the first rule that matches wins:',
@@ -24,14 +25,14 @@ export const queryGrammar = [
 
 const specials = new Set(['_limit', '_offset', '_output']);
 
-/** Fields that can filter: not computed (D6), and not shadowed by a special parameter name. */
+/** Fields that can filter: not computed (those are never filters), and not shadowed by a special parameter name. */
 export function filterFields(resource: SqlResource): Field[] {
   return resource.fields.filter((f) => !f.readOnly && !specials.has(f.label.toLowerCase()));
 }
 
 /** components.parameters entries of one resource's filters, keyed by component name, in field order. */
-export function filterParameters(resource: SqlResource): Map<string, OpenApiObject> {
-  const parameters = new Map<string, OpenApiObject>();
+export function filterParameters(resource: SqlResource): Map<string, OpenAPIV3_1.ParameterObject> {
+  const parameters = new Map<string, OpenAPIV3_1.ParameterObject>();
   filterFields(resource).forEach((field, index) => {
     let name = filterParameterName(resource, field.label);
     if (parameters.has(name)) name = `${name}.${index}`;
@@ -49,8 +50,8 @@ export function filterParameters(resource: SqlResource): Map<string, OpenApiObje
 export const filterRefs = (resource: SqlResource) =>
   [...filterParameters(resource).keys()].map((name) => componentRef('parameters', name));
 
-/** Shared parameters: the D6 specials and the D13 method override. */
-export const sharedParameters: Readonly<Record<string, OpenApiObject>> = {
+/** Shared parameters: the special query parameters and the method override header. */
+export const sharedParameters = {
   Limit: {
     name: '_limit',
     in: 'query',
@@ -76,7 +77,7 @@ export const sharedParameters: Readonly<Record<string, OpenApiObject>> = {
     description: 'A POST carrying this header is served as that method, for clients that cannot send it.',
     schema: { type: 'string', enum: ['PUT', 'DELETE'] },
   },
-};
+} satisfies Readonly<Record<string, OpenAPIV3_1.ParameterObject>>;
 
 export const sharedRef = (name: keyof typeof sharedParameters & string) => componentRef('parameters', name);
 
@@ -85,17 +86,16 @@ export function pathKeyLabels(resource: SqlResource): string[] | undefined {
   return keyLabels(resource, tableWithRole(resource, 'Parent'));
 }
 
-/** One path parameter per Parent key field, in key order, typed like the field (D7). */
-export function keyParameters(resource: SqlResource, labels: readonly string[]): OpenApiObject[] {
+/** One path parameter per Parent key field, in key order, typed like the field. */
+export function keyParameters(resource: SqlResource, labels: readonly string[]): OpenAPIV3_1.ParameterObject[] {
   return labels.map((label) => {
     const field = resource.fields.find((f) => f.label === label) as Field;
-    const { type, format, description } = fieldSchema(resource, field);
     return {
       name: label,
       in: 'path',
       required: true,
-      description: `Key part ${label} of the ${resource.rowName}: ${description}`,
-      schema: { type: Array.isArray(type) ? type[0] : type, ...(format ? { format } : {}) },
+      description: `Key part ${label} of the ${resource.rowName}: ${fieldDescription(resource, field)}`,
+      schema: keySchema(field),
     };
   });
 }

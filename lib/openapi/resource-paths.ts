@@ -1,13 +1,15 @@
 /**
- * The path items of one resource (spec 4.2-4.5, D24): `/res/{name}` with GET (R1), POST (C1, C2), PUT (U1, U2) and
- * DELETE (D1, D2); `/res/{name}/{key}...` with GET (R2), POST (C3, hierarchical only), PUT (U3, U4) and DELETE (D3,
- * D4). A resource whose query does not select its Parent key cannot address rows by key: it gets reads, inserts,
- * and updates and deletes by filter (D18). Pure; must not describe schemas (resource-schemas does).
+ * The path items of one resource: `/res/{name}` with GET (R1), POST (C1, C2), PUT (U1, U2) and DELETE (D1, D2);
+ * `/res/{name}/{key}...` with GET (R2), POST (C3, hierarchical only), PUT (U3, U4) and DELETE (D3, D4). A resource
+ * whose query does not select its Parent key cannot address rows by key: it gets reads, inserts, and updates and
+ * deletes by filter. Pure; must not describe schemas (resource-schemas does).
  */
+import type { OpenAPIV3_1 } from 'openapi-types';
 import type { SqlResource } from '../resource';
-import { type OpenApiObject, operationId } from './component-names';
+import { operationId } from './component-names';
 import { type ErrorStatus, errorRefs } from './error-responses';
 import { type BodyOptions, readResponse, requestBody, writeResponse } from './operation-content';
+import type { PathItem } from './path-item';
 import { filterRefs, keyParameters, pathKeyLabels, sharedRef } from './query-parameters';
 
 const readErrors: readonly ErrorStatus[] = [400, 404, 406, 413, 500];
@@ -18,11 +20,11 @@ interface Operation {
   readonly suffix?: string;
   readonly summary: string;
   readonly description: string;
-  readonly parameters: readonly OpenApiObject[];
+  readonly parameters: readonly OpenAPIV3_1.ReferenceObject[];
   readonly body?: BodyOptions;
 }
 
-function operation(resource: SqlResource, op: Operation): OpenApiObject {
+function operation(resource: SqlResource, op: Operation): OpenAPIV3_1.OperationObject {
   const read = op.verb === 'read';
   return {
     tags: [resource.name],
@@ -42,7 +44,7 @@ function childText(resource: SqlResource, text: (child: string) => string): stri
   return resource.childRowName ? text(resource.childRowName) : '';
 }
 
-function readRows(resource: SqlResource): OpenApiObject {
+function readRows(resource: SqlResource): OpenAPIV3_1.OperationObject {
   return operation(resource, {
     verb: 'read',
     summary: `R1: read ${resource.collectionName}`,
@@ -51,7 +53,7 @@ function readRows(resource: SqlResource): OpenApiObject {
   });
 }
 
-function insertRows(resource: SqlResource): OpenApiObject {
+function insertRows(resource: SqlResource): OpenAPIV3_1.OperationObject {
   const children = childText(
     resource,
     (child) => `, each optionally with ${child} rows (a parent key naming an existing row relates the children to it)`,
@@ -65,7 +67,7 @@ function insertRows(resource: SqlResource): OpenApiObject {
   });
 }
 
-function updateRows(resource: SqlResource): OpenApiObject {
+function updateRows(resource: SqlResource): OpenAPIV3_1.OperationObject {
   const children = childText(resource, (child) => ` (or only its key and the ${child} rows to change; not both)`);
   return operation(resource, {
     verb: 'update',
@@ -76,7 +78,7 @@ function updateRows(resource: SqlResource): OpenApiObject {
   });
 }
 
-function deleteRows(resource: SqlResource): OpenApiObject {
+function deleteRows(resource: SqlResource): OpenAPIV3_1.OperationObject {
   const children = childText(resource, (child) => `; rows holding ${child} rows delete (or unlink) only those`);
   return operation(resource, {
     verb: 'delete',
@@ -95,7 +97,7 @@ function deleteRule(resource: SqlResource): string {
   return '';
 }
 
-function readOne(resource: SqlResource): OpenApiObject {
+function readOne(resource: SqlResource): OpenAPIV3_1.OperationObject {
   return operation(resource, {
     verb: 'read',
     suffix: 'ByKey',
@@ -105,7 +107,7 @@ function readOne(resource: SqlResource): OpenApiObject {
   });
 }
 
-function updateOne(resource: SqlResource): OpenApiObject {
+function updateOne(resource: SqlResource): OpenAPIV3_1.OperationObject {
   const hierarchical = resource.kind !== 'flat';
   const children = childText(
     resource,
@@ -122,7 +124,7 @@ function updateOne(resource: SqlResource): OpenApiObject {
   });
 }
 
-function deleteOne(resource: SqlResource): OpenApiObject {
+function deleteOne(resource: SqlResource): OpenAPIV3_1.OperationObject {
   const hierarchical = resource.kind !== 'flat';
   const verb = resource.kind === 'many-to-many' ? 'unlinked' : 'deleted';
   const children = childText(
@@ -141,7 +143,7 @@ function deleteOne(resource: SqlResource): OpenApiObject {
   });
 }
 
-function insertChildren(resource: SqlResource): OpenApiObject {
+function insertChildren(resource: SqlResource): OpenAPIV3_1.OperationObject {
   const link = resource.kind === 'many-to-many';
   return operation(resource, {
     verb: 'insert',
@@ -155,8 +157,8 @@ function insertChildren(resource: SqlResource): OpenApiObject {
   });
 }
 
-/** U2 and D2 only: a resource whose query selects no key changes and deletes rows by filter (D18). */
-function writesByFilter(resource: SqlResource): OpenApiObject {
+/** U2 and D2 only: a resource whose query selects no key changes and deletes rows by filter. */
+function writesByFilter(resource: SqlResource): PathItem {
   const note = `The query selects no key of ${resource.rowName} rows, so they are found by the values of the fields it selects: a row equal in all of them to a matching row is written too.`;
   return {
     put: operation(resource, {
@@ -176,7 +178,7 @@ function writesByFilter(resource: SqlResource): OpenApiObject {
 }
 
 /** `{ "/res/Item": {...}, "/res/Item/{id}": {...} }` */
-export function resourcePaths(resource: SqlResource): Record<string, OpenApiObject> {
+export function resourcePaths(resource: SqlResource): Record<string, PathItem> {
   const base = `/res/${resource.name}`;
   const labels = pathKeyLabels(resource);
   const reads = { get: readRows(resource), post: insertRows(resource) };

@@ -1,21 +1,28 @@
 /**
- * The component schemas of one resource (D24): its rows, the JSON collection object (spec 2.2), the write result
- * (rowsAffected, plus the inserted rows on inserts, D15), the form fields, and the XML documents modelled with
- * OpenAPI's `xml` annotations. Pure; must not describe operations.
+ * The component schemas of one resource: its rows, the JSON collection object, the write result (rowsAffected,
+ * plus the inserted rows on inserts), the form fields, and the XML documents modelled with OpenAPI's `xml`
+ * annotations. Pure; must not describe operations.
  */
+import type { OpenAPIV3_1 } from 'openapi-types';
 import type { SqlResource } from '../resource';
-import { type OpenApiObject, type SchemaPart, schemaName, schemaRef } from './component-names';
+import { type SchemaPart, schemaName, schemaRef } from './component-names';
 import { formSchema, rowSchema } from './field-schemas';
 
-function arrayOf(items: OpenApiObject, description?: string): OpenApiObject {
+type Schemas = Partial<Record<SchemaPart, OpenAPIV3_1.SchemaObject>>;
+
+function arrayOf(items: OpenAPIV3_1.ReferenceObject, description?: string): OpenAPIV3_1.ArraySchemaObject {
   return { type: 'array', items, ...(description ? { description } : {}) };
 }
 
-function objectOf(properties: OpenApiObject, required: readonly string[], extra: OpenApiObject = {}): OpenApiObject {
+function objectOf(
+  properties: Record<string, OpenAPIV3_1.SchemaObject>,
+  required: readonly string[],
+  extra: Pick<OpenAPIV3_1.BaseSchemaObject, 'description' | 'xml'> = {},
+): OpenAPIV3_1.NonArraySchemaObject {
   return { type: 'object', properties, required: [...required], additionalProperties: false, ...extra };
 }
 
-function jsonSchemas(resource: SqlResource): Partial<Record<SchemaPart, OpenApiObject>> {
+function jsonSchemas(resource: SqlResource): Schemas {
   const rows = resource.collectionName;
   return {
     Collection: objectOf({ [rows]: arrayOf(schemaRef(resource, 'Row')) }, [rows], {
@@ -35,7 +42,7 @@ function jsonSchemas(resource: SqlResource): Partial<Record<SchemaPart, OpenApiO
   };
 }
 
-function xmlSchemas(resource: SqlResource): Partial<Record<SchemaPart, OpenApiObject>> {
+function xmlSchemas(resource: SqlResource): Schemas {
   const rows = { [resource.collectionName]: arrayOf(schemaRef(resource, 'Row')) };
   return {
     ReadResponseXml: objectOf(rows, [], { xml: { name: 'readResponse' } }),
@@ -48,7 +55,7 @@ function xmlSchemas(resource: SqlResource): Partial<Record<SchemaPart, OpenApiOb
   };
 }
 
-function childSchemas(resource: SqlResource): Partial<Record<SchemaPart, OpenApiObject>> {
+function childSchemas(resource: SqlResource): Schemas {
   const children = resource.childCollectionName;
   if (!children) return {};
   const childRows = { [children]: arrayOf(schemaRef(resource, 'ChildRow')) };
@@ -62,9 +69,9 @@ function childSchemas(resource: SqlResource): Partial<Record<SchemaPart, OpenApi
 }
 
 /** Keyed by component name (`Item.Row`, `Item.Collection`, ...). */
-export function resourceSchemas(resource: SqlResource): Record<string, OpenApiObject> {
+export function resourceSchemas(resource: SqlResource): Record<string, OpenAPIV3_1.SchemaObject> {
   const children = resource.childCollectionName ? schemaRef(resource, 'ChildRow') : undefined;
-  const parts: Partial<Record<SchemaPart, OpenApiObject>> = {
+  const parts: Schemas = {
     Row: rowSchema(resource, 'parent', children),
     ...childSchemas(resource),
     ...jsonSchemas(resource),

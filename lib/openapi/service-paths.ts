@@ -1,16 +1,18 @@
 /**
- * The service's own catalogue paths in the OpenAPI document (D24): GET /res (the resource listing) and
- * GET /openapi.json (this document), with the listing's JSON schema. Pure; must not describe resources.
+ * The service's own catalogue paths in the OpenAPI document: GET /res (the resource listing) and GET /openapi.json
+ * (this document), with the listing's JSON schema. Pure; must not describe resources.
  */
-import { componentRef, type OpenApiObject } from './component-names';
+import type { OpenAPIV3_1 } from 'openapi-types';
+import { componentRef } from './component-names';
 import { errorRefs } from './error-responses';
+import type { PathItem } from './path-item';
 import { sharedRef } from './query-parameters';
 
 export const listingSchemaName = 'ResourceListing';
 
-const text = { type: 'string' };
+const text: OpenAPIV3_1.SchemaObject = { type: 'string' };
 
-export const listingSchema: OpenApiObject = {
+export const listingSchema: OpenAPIV3_1.SchemaObject = {
   type: 'object',
   required: ['resources'],
   properties: {
@@ -44,7 +46,7 @@ export const listingSchema: OpenApiObject = {
 const listingXmlExample =
   '<?xml version="1.0" encoding="UTF-8"?><resources><resource name="Item" kind="flat" rowName="item" collectionName="items"><links res="/res/Item" definition="/conf/definition/Item" metadata="/conf/metadata/Item" documentation="/conf/documentation/Item"/></resource></resources>';
 
-export const servicePaths: Readonly<Record<string, OpenApiObject>> = {
+export const servicePaths: Readonly<Record<string, PathItem>> = {
   '/res': {
     get: {
       tags: ['catalog'],
