@@ -1,9 +1,9 @@
 /**
- * The README's examples as data: every ```sh block that shows commands at a `$ ` prompt, each command with the
- * output the README says it prints, and whether its output matches what it really printed. Pure: the runner in
- * test/e2e/readme-examples.test.ts runs the commands.
+ * The examples of the README and the docs/ pages as data: every ```sh block that shows commands at a `$ ` prompt,
+ * each command with the output the page says it prints, and whether its output matches what it really printed.
+ * Pure: the runner in test/e2e/doc-examples.test.ts runs the commands.
  *
- * The README's conventions, which this enforces:
+ * The pages' conventions, which this enforces:
  * - A command starts at `$ ` and continues on the next line while a line ends with `\`.
  * - Its output is every line up to the next `$ ` line or the end of the block, trailing blank lines dropped.
  * - `...` in an output stands for any text (a cut, or a value that changes from run to run, like a date).
@@ -11,7 +11,7 @@
  */
 
 export interface Example {
-  /** 1-based line of the `$ ` in the README. */
+  /** 1-based line of the `$ ` in the page. */
   readonly line: number;
   readonly command: string;
   readonly expected: string;
@@ -21,14 +21,14 @@ export interface ExampleBlock {
   /** 1-based line of the opening fence. */
   readonly line: number;
   readonly examples: readonly Example[];
-  /** Set when the README says the block is not run, with why. */
+  /** Set when the page says the block is not run, with why. */
   readonly notRun?: string;
 }
 
 const notRunMark = /^<!--\s*not run:\s*(.+?)\s*-->$/;
 
-/** Every ```sh block with at least one `$ ` command, in README order. */
-export function parseExamples(markdown: string): ExampleBlock[] {
+/** Every ```sh block with at least one `$ ` command, in page order; `page` names the page in errors. */
+export function parseExamples(markdown: string, page: string): ExampleBlock[] {
   const lines = markdown.split('\n');
   const blocks: ExampleBlock[] = [];
   for (let i = 0; i < lines.length; i++) {
@@ -38,16 +38,17 @@ export function parseExamples(markdown: string): ExampleBlock[] {
     for (i++; i < lines.length && lines[i]?.trim() !== '```'; i++) body.push(lines[i] as string);
     if (!body.some((l) => l.startsWith('$ '))) continue;
     const mark = notRunMark.exec(lines[start - 1]?.trim() ?? '');
-    blocks.push({ line: start + 1, examples: examplesIn(body, start + 2), ...(mark ? { notRun: mark[1] } : {}) });
+    const examples = examplesIn(body, start + 2, page);
+    blocks.push({ line: start + 1, examples, ...(mark ? { notRun: mark[1] } : {}) });
   }
   return blocks;
 }
 
-function examplesIn(body: readonly string[], firstLine: number): Example[] {
+function examplesIn(body: readonly string[], firstLine: number, page: string): Example[] {
   const examples: Example[] = [];
   let i = 0;
   if (!body[0]?.startsWith('$ ')) {
-    throw new Error(`README line ${firstLine}: a block of examples must start with a command at a "$ " prompt`);
+    throw new Error(`${page} line ${firstLine}: a block of examples must start with a command at a "$ " prompt`);
   }
   while (i < body.length) {
     const line = firstLine + i;
@@ -90,4 +91,45 @@ export function outputMatches(expected: string, actual: string): boolean {
     })
     .join('');
   return new RegExp(`^${pattern}$`).test(normalizeOutput(actual));
+}
+
+/** The lines of a page outside its fenced code blocks, with their 1-based line numbers. */
+function proseLines(markdown: string): { line: number; text: string }[] {
+  const prose: { line: number; text: string }[] = [];
+  let fenced = false;
+  markdown.split('\n').forEach((text, i) => {
+    if (/^\s*```/.test(text)) fenced = !fenced;
+    else if (!fenced) prose.push({ line: i + 1, text });
+  });
+  return prose;
+}
+
+/** The anchors a page's headings get, as GitHub makes them (`## C1: insert a row` → `c1-insert-a-row`). */
+export function headingAnchors(markdown: string): Set<string> {
+  const anchors = new Set<string>();
+  for (const { text } of proseLines(markdown)) {
+    const heading = /^#{1,6}\s+(.*?)\s*$/.exec(text)?.[1];
+    if (heading === undefined) continue;
+    const slug = heading
+      .toLowerCase()
+      .replace(/[^\p{L}\p{N}\s_-]/gu, '')
+      .replace(/\s/g, '-');
+    let anchor = slug;
+    for (let n = 1; anchors.has(anchor); n++) anchor = `${slug}-${n}`;
+    anchors.add(anchor);
+  }
+  return anchors;
+}
+
+export interface Link {
+  readonly line: number;
+  /** As written: `query-grammar.md#escaping`, `#guards`, `https://...`. */
+  readonly target: string;
+}
+
+/** Every inline link `[text](target)` of a page, outside code blocks and code spans. */
+export function linksIn(markdown: string): Link[] {
+  return proseLines(markdown).flatMap(({ line, text }) =>
+    [...text.replace(/`[^`]*`/g, '').matchAll(/\]\(([^)\s]+)\)/g)].map((m) => ({ line, target: m[1] as string })),
+  );
 }
