@@ -1,10 +1,11 @@
 /**
- * Example values and example XML documents for the OpenAPI document (D24): one made-up value per ValueType in the
- * service's own spelling (D9), and request, readResponse and writeResponse documents shaped as the service reads
- * and writes them (spec 2.2, D11, D13). Pure; the values are illustrations, never data from the database.
+ * Example values and example XML documents for the OpenAPI document: one made-up value per ValueType in the
+ * service's own spelling, and request, readResponse and writeResponse documents shaped as the service reads and
+ * writes them. Pure; the values are illustrations, never data from the database.
  */
 import type { Field, SqlResource, ValueType } from '../resource';
 import { fieldsAt, type Level } from '../resource-levels';
+import { escapeXmlAttribute } from '../text';
 
 const examples: Readonly<Record<ValueType, string | number | boolean>> = {
   integer: 1,
@@ -22,14 +23,11 @@ export function exampleValue(field: Field): string | number | boolean {
   return examples[field.type];
 }
 
-const escapes: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' };
-const escapeAttribute = (text: string) => text.replace(/[&<>"]/g, (c) => escapes[c] ?? c);
-
 /** What a row shows: every field in a response; the writable fields in a request; the key to delete. */
 export type Audience = 'request' | 'response' | 'keys';
 
 function element(name: string, fields: readonly Field[], content = ''): string {
-  const attributes = fields.map((f) => ` ${f.label}="${escapeAttribute(String(exampleValue(f)))}"`).join('');
+  const attributes = fields.map((f) => ` ${f.label}="${escapeXmlAttribute(String(exampleValue(f)))}"`).join('');
   return content === '' ? `<${name}${attributes}/>` : `<${name}${attributes}>${content}</${name}>`;
 }
 
