@@ -1,5 +1,5 @@
 /**
- * `npm run validate`: every definition in test/definitions-broken/ (written against the demo bookstore) gives its
+ * `npm run validate`: every definition in test/fixtures/definitions-broken/ (written against the demo bookstore) gives its
  * own verdict, on every database: FAIL with the file and the problem, WARN for what serves reads but refuses some
  * writes, OK otherwise. The command prints one line per resource and exits 1 when any failed, or with --strict
  * when any warned.
@@ -16,7 +16,7 @@ import { seedDemo } from '../../scripts/demo/seed';
 import { type TestDatabase, targets } from '../support/databases';
 import { useService } from '../support/service';
 
-const broken = path.resolve(__dirname, '..', 'definitions-broken');
+const broken = path.resolve(__dirname, '..', 'fixtures', 'definitions-broken');
 const root = path.resolve(__dirname, '..', '..');
 const tsx = path.join(root, 'node_modules', '.bin', 'tsx');
 

@@ -3,7 +3,6 @@
  * one-to-many one with child rows; and a reader that parses XML back for comparisons. Test data only: no IO.
  */
 import { XMLParser } from 'fast-xml-parser';
-import { ServiceError } from '../../lib/errors';
 import type { Field, ResourceKind, SqlResource, ValueType } from '../../lib/resource';
 
 function field(label: string, type: ValueType, table: string, primaryKey = false): Field {
@@ -68,15 +67,6 @@ export const hierarchical = resource(
   ],
 );
 
-/** Names as the flat and hierarchical resources use them in request bodies. */
-export const flatNames = { rowName: 'item', collectionName: 'items' };
-export const hierarchicalNames = {
-  rowName: 'lang',
-  collectionName: 'langs',
-  childRowName: 'movie',
-  childCollectionName: 'movies',
-};
-
 /** An XML element read back: its name, attributes (entities decoded) and element children, in order. */
 export interface XmlElement {
   name: string;
@@ -110,22 +100,4 @@ function toElements(nodes: Record<string, unknown>[]): XmlElement[] {
 /** Shorthand for an expected element. */
 export function el(name: string, attributes: Record<string, string>, children: XmlElement[] = []): XmlElement {
   return { name, attributes, children };
-}
-
-/** What `attempt` threw, reduced to what a client sees; undefined when it did not throw. */
-export function failure(
-  attempt: () => unknown,
-): { error: string; status: number; code: string; message: string } | undefined {
-  try {
-    attempt();
-  } catch (thrown) {
-    if (!(thrown instanceof ServiceError)) throw thrown;
-    return { error: thrown.name, status: thrown.status, code: thrown.code, message: thrown.message };
-  }
-  return undefined;
-}
-
-/** The failure a malformed or misnamed body gives. */
-export function badBody(message: string) {
-  return { error: 'BadRequestError', status: 400, code: 'bad_body', message };
 }

@@ -2,6 +2,8 @@
  * Reads a body as the service does, for tests of the body readers: the request stage's syntax reader for the
  * type (XML, JSON, form), then the planner's reading of rows by a resource's names. Test code only.
  */
+
+import { ServiceError } from '../../lib/errors';
 import { readBodyRows } from '../../lib/plan/read-body-rows';
 import { parseFormBody } from '../../lib/request/parse-form-body';
 import { readJsonBody } from '../../lib/request/read-json-body';
@@ -53,4 +55,31 @@ export function parseBody(type: BodyType, text: string, names: BodyNames, shape:
         ? { type, shape, root: readXmlBody(text) }
         : { type, shape, document: readJsonBody(text) };
   return readBodyRows(resourceNamed(names), body);
+}
+
+/** Names as the flat and hierarchical resources use them in request bodies. */
+export const flatNames = { rowName: 'item', collectionName: 'items' };
+export const hierarchicalNames = {
+  rowName: 'lang',
+  collectionName: 'langs',
+  childRowName: 'movie',
+  childCollectionName: 'movies',
+};
+
+/** What `attempt` threw, reduced to what a client sees; undefined when it did not throw. */
+export function failure(
+  attempt: () => unknown,
+): { error: string; status: number; code: string; message: string } | undefined {
+  try {
+    attempt();
+  } catch (thrown) {
+    if (!(thrown instanceof ServiceError)) throw thrown;
+    return { error: thrown.name, status: thrown.status, code: thrown.code, message: thrown.message };
+  }
+  return undefined;
+}
+
+/** The failure a malformed or misnamed body gives. */
+export function badBody(message: string) {
+  return { error: 'BadRequestError', status: 400, code: 'bad_body', message };
 }

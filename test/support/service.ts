@@ -17,7 +17,7 @@ import { resetConfig } from '../../lib/config';
 import { closeDatabases } from '../../lib/db/select-database';
 import { forgetResource } from '../../lib/definitions/resolve-resource';
 
-export const testDefinitions = path.resolve(__dirname, '..', 'definitions');
+export const testDefinitions = path.resolve(__dirname, '..', 'fixtures', 'definitions');
 
 export async function useService(env: Record<string, string | undefined>): Promise<void> {
   await closeDatabases();

@@ -4,7 +4,7 @@
 import { validateValue } from '../../lib/plan/validate-value';
 import type { RawValue } from '../../lib/request/resource-request';
 import type { ValidationRule } from '../../lib/resource';
-import { serviceErrorOf } from './fixtures';
+import { serviceErrorOf } from '../support/resources';
 
 const maxLength5: ValidationRule = { name: 'title', type: 'String', maxLength: 5 };
 const minLength2: ValidationRule = { name: 'title', type: 'String', minLength: 2 };

@@ -3,10 +3,9 @@
  * 415; problem+json for errors (D19). Pure.
  */
 import { negotiateResponse, wantsProblemJson } from '../../lib/http/negotiate';
-import { requestBodyType } from '../../lib/request/body-type';
 import type { BodyType } from '../../lib/request/resource-request';
 import type { OutputType } from '../../lib/values';
-import { serviceErrorOf } from './fixtures';
+import { serviceErrorOf } from '../support/resources';
 
 const xml = 'application/xml';
 const json = 'application/json';
@@ -75,30 +74,6 @@ const notAcceptable: (string | undefined)[] = [
   'text/*;q=0, application/yaml',
 ];
 
-const bodyTypes: { contentType: string; expected: BodyType }[] = [
-  { contentType: 'application/xml', expected: 'xml' },
-  { contentType: 'application/xml; charset=utf-8', expected: 'xml' },
-  { contentType: 'text/xml', expected: 'xml' },
-  { contentType: 'TEXT/XML; charset=ISO-8859-1', expected: 'xml' },
-  { contentType: 'application/atom+xml', expected: 'xml' },
-  { contentType: 'application/json', expected: 'json' },
-  { contentType: 'application/json;charset=UTF-8', expected: 'json' },
-  { contentType: ' Application/JSON ', expected: 'json' },
-  { contentType: 'application/vnd.api+json', expected: 'json' },
-  { contentType: 'application/x-www-form-urlencoded', expected: 'form' },
-  { contentType: 'application/x-www-form-urlencoded; charset=UTF-8', expected: 'form' },
-];
-
-const unsupported: (string | undefined)[] = [
-  'text/plain',
-  'multipart/form-data; boundary=x',
-  'application/octet-stream',
-  'text/html',
-  'application/jsonp',
-  '',
-  undefined,
-];
-
 describe('negotiateResponse', () => {
   it.each(responses)(
     'Accept "$accept", _output $output, body $body → $expected',
@@ -113,21 +88,6 @@ describe('negotiateResponse', () => {
       status: 406,
       code: 'not_acceptable',
       message: `Accept "${accept}" admits no type this service answers with; use application/xml or application/json`,
-    });
-  });
-});
-
-describe('requestBodyType', () => {
-  it.each(bodyTypes)('$contentType → $expected', ({ contentType, expected }) => {
-    expect(requestBodyType(contentType)).toBe(expected);
-  });
-
-  it.each(unsupported)('Content-Type "%s" is a 415', (contentType) => {
-    expect(serviceErrorOf(() => requestBodyType(contentType))).toEqual({
-      name: 'NegotiationError',
-      status: 415,
-      code: 'unsupported_media_type',
-      message: `Content-Type "${contentType ?? ''}" is not supported for request bodies; use application/xml or application/json or application/x-www-form-urlencoded`,
     });
   });
 });

@@ -5,7 +5,7 @@ import { convertValue } from '../../lib/plan/convert-value';
 import type { RawValue } from '../../lib/request/resource-request';
 import type { ValueType } from '../../lib/resource';
 import type { Value } from '../../lib/values';
-import { field, serviceErrorOf } from './fixtures';
+import { field, serviceErrorOf } from '../support/resources';
 
 const labels: Record<ValueType, string> = {
   integer: 'id',

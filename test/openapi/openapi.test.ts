@@ -9,7 +9,7 @@ import { buildOpenApi } from '../../lib/openapi/build-openapi';
 import { fieldSchema } from '../../lib/openapi/field-schemas';
 import type { Field, SqlResource } from '../../lib/resource';
 import { type CatalogEntry, listingHtml, listingOf, listingXml } from '../../lib/serial/serialize-listing';
-import { bookResource, editionResource, field, languageResource, logResource } from './fixtures';
+import { bookResource, editionResource, field, languageResource, logResource } from '../support/resources';
 
 // biome-ignore lint/suspicious/noExplicitAny: the generated document is walked freely; the assertions check its shape
 type Json = Record<string, any>;

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { type Config, readConfig } from '../../lib/config';
 import { databaseOf, maskUrl, serverOf } from '../../lib/db/mask-url';
 import { databaseUrlFor, dialectOf, explainMissingDatabase } from '../../lib/db/select-database';
-import { serviceErrorOf } from './fixtures';
+import { serviceErrorOf } from '../support/resources';
 
 const bundledDefinitions = path.resolve(__dirname, '..', '..', 'definitions');
 const mib5 = 5 * 1024 * 1024;

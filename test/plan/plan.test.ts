@@ -19,7 +19,7 @@ import {
   logResource,
   serviceErrorOf,
   table,
-} from './fixtures';
+} from '../support/resources';
 
 type Make = (dialect: Dialect) => SqlResource;
 

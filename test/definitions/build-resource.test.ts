@@ -6,7 +6,7 @@ import type { CatalogColumn, CatalogTable, QueryCatalog, QueryColumn } from '../
 import { buildResource } from '../../lib/definitions/build-resource';
 import type { DeclaredTable, Definition } from '../../lib/definitions/parse-definition';
 import type { Field, ResourceTable, SqlResource, ValueType } from '../../lib/resource';
-import { serviceErrorOf } from './fixtures';
+import { serviceErrorOf } from '../support/resources';
 
 const file = '/defs/shop/Thing.xml';
 

@@ -1,6 +1,5 @@
 import type { RawValue } from '../../lib/request/resource-request';
-import { parseBody } from '../support/body-rows';
-import { badBody, failure, flatNames, hierarchicalNames } from './fixtures';
+import { badBody, failure, flatNames, hierarchicalNames, parseBody } from '../support/body-rows';
 
 describe('parseBody form', () => {
   it.each<[string, Record<string, RawValue>]>([

@@ -8,7 +8,7 @@ import { inlineParams } from '../../lib/db/inline-params';
 import { mysqlErrors } from '../../lib/db/mysql-errors';
 import { postgresErrors } from '../../lib/db/postgres-errors';
 import type { Dialect } from '../../lib/resource';
-import { serviceErrorOf } from './fixtures';
+import { serviceErrorOf } from '../support/resources';
 
 describe('inlineParams', () => {
   const eleven = Array.from({ length: 11 }, (_, i) => `p${i + 1}`);

@@ -5,7 +5,7 @@
 import path from 'node:path';
 import { locateDefinition, resourceNotFound } from '../../lib/definitions/locate-definition';
 import { type Definition, parseDefinition } from '../../lib/definitions/parse-definition';
-import { serviceErrorOf } from './fixtures';
+import { serviceErrorOf } from '../support/resources';
 
 describe('locateDefinition (D3)', () => {
   it.each([

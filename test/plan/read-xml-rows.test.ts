@@ -1,6 +1,5 @@
 import type { BodyRow } from '../../lib/request/resource-request';
-import { type BodyNames, parseBody } from '../support/body-rows';
-import { badBody, failure, flatNames, hierarchicalNames } from './fixtures';
+import { type BodyNames, badBody, failure, flatNames, hierarchicalNames, parseBody } from '../support/body-rows';
 
 type Shape = 'parents' | 'children';
 
