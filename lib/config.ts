@@ -1,5 +1,5 @@
 /**
- * The service's configuration, read from process.env once into a frozen object (D22). Nothing else reads env.
+ * The service's configuration, read from process.env once into a frozen object. Nothing else reads env.
  */
 import path from 'node:path';
 import { ConfigurationError } from './errors';
@@ -7,7 +7,7 @@ import { ConfigurationError } from './errors';
 export interface Config {
   readonly definitionsDir: string;
   readonly definitionsS3?: string;
-  /** How often a cached definition is checked for a newer version (D25), in seconds. */
+  /** How often a cached definition is checked for a newer version, in seconds. */
   readonly definitionsTtlS: number;
   /** An S3-compatible endpoint for the S3 definitions source (tests, MinIO, LocalStack). */
   readonly s3Endpoint?: string;

@@ -1,5 +1,5 @@
 /**
- * The SqlResource model: a definition file joined with what the database catalog says about it (D1, D2, D4).
+ * The SqlResource model: a definition file joined with what the database catalog says about it.
  * Plain readonly data, built by lib/definitions and consumed by plan, sql and serial. No IO here.
  */
 
@@ -9,7 +9,7 @@ export type ResourceKind = 'flat' | 'one-to-many' | 'many-to-many';
 
 export type TableRole = 'Parent' | 'ParentExtension' | 'Child' | 'ChildExtension' | 'Join';
 
-/** How a field's values are converted on the way in and written on the way out (D9). */
+/** How a field's values are converted on the way in and written on the way out. */
 export type ValueType =
   | 'integer'
   | 'decimal'
@@ -46,7 +46,7 @@ export interface TableLink {
 }
 
 /**
- * A many-to-one lookup (D4): the owner's `columns` reference `references` (this table's key), as `film.language_id`
+ * A many-to-one lookup: the owner's `columns` reference `references` (this table's key), as `film.language_id`
  * references `language.language_id`. The looked-up row is shared by many owners, so it is never written here.
  */
 export interface LookupLink {
@@ -76,7 +76,7 @@ export interface ResourceTable {
   readonly unlinked?: string;
 }
 
-/** `validatedAttribute` of a definition (D1). */
+/** `validatedAttribute` of a definition. */
 export interface ValidationRule {
   readonly name: string;
   readonly type: 'String' | 'Numeric';

@@ -16,7 +16,7 @@ export interface DriverErrors {
   readonly placeholders: PlaceholderStyle;
 }
 
-/** Network-level failures of either driver: the database cannot be reached (spec 7). */
+/** Network-level failures of either driver: the database cannot be reached. */
 const unreachableCodes = new Set([
   'ECONNREFUSED',
   'ECONNRESET',

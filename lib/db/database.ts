@@ -68,9 +68,9 @@ export interface QueryCatalog {
 
 export interface Database extends Executor {
   readonly dialect: Dialect;
-  /** Runs `fn` in one transaction: commit when it resolves, roll back when it throws (D14). */
+  /** Runs `fn` in one transaction: commit when it resolves, roll back when it throws. */
   transaction<T>(fn: (tx: Executor) => Promise<T>): Promise<T>;
-  /** Discovers the columns of `query` and the declared tables (D4). */
+  /** Discovers the columns of `query` and the declared tables. */
   describe(query: string, tableNames: readonly string[]): Promise<QueryCatalog>;
   close(): Promise<void>;
 }

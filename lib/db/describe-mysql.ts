@@ -1,5 +1,5 @@
 /**
- * D4 on MySQL/MariaDB: the query's columns come from the column definitions of `<query> LIMIT 0` (org_table and
+ * Fields, keys and types on MySQL/MariaDB: the query's columns come from the column definitions of `<query> LIMIT 0` (org_table and
  * org_name of every column, empty for expressions); tables, keys, auto_increment and generated columns, and
  * foreign keys from information_schema. Runs once per resource and container; the caller caches the result.
  */
@@ -51,7 +51,7 @@ export async function describeMysql(
   return { columns, tables };
 }
 
-/** `db.table` or `table` (in the connection's database, D5). */
+/** `db.table` or `table` (in the connection's database). */
 function splitName(name: string, current: string): TableId {
   const dot = name.lastIndexOf('.');
   return dot < 0 ? { schema: current, table: name } : { schema: name.slice(0, dot), table: name.slice(dot + 1) };

@@ -1,5 +1,5 @@
 /**
- * D4 on PostgreSQL: the query's columns come from the RowDescription of `<query> LIMIT 0` (table oid and
+ * Fields, keys and types on PostgreSQL: the query's columns come from the RowDescription of `<query> LIMIT 0` (table oid and
  * attribute number of every column, 0 for expressions); tables, keys, generated columns and foreign keys from
  * pg_catalog. Runs once per resource and container; the caller caches the result.
  */

@@ -1,5 +1,5 @@
 /**
- * Renders a compiled statement with its values in place, for error messages only (D20: `message :: SQL`).
+ * Renders a compiled statement with its values in place, for error messages only (`message :: SQL`).
  * Never used to build SQL that runs. Placeholders inside quoted text ('...', "...", `...`) are left alone.
  * Pure.
  */

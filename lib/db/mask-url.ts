@@ -1,5 +1,5 @@
 /**
- * Database URLs made fit for messages, logs and banners: the password never shows (D21). Pure; the URL is
+ * Database URLs made fit for messages, logs and banners: the password never shows. Pure; the URL is
  * never connected to here.
  */
 

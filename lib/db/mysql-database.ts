@@ -1,6 +1,6 @@
 /**
  * MySQL, MariaDB and Aurora MySQL (and RDS Proxy) through mysql2. Client-side parameter binding (`query`, not
- * server-side `execute`, which would pin RDS Proxy sessions); decimals, bigints and dates as strings (D9);
+ * server-side `execute`, which would pin RDS Proxy sessions); decimals, bigints and dates as strings;
  * tinyint(1) as boolean.
  */
 import mysql from 'mysql2/promise';

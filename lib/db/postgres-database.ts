@@ -1,6 +1,6 @@
 /**
  * PostgreSQL (and PGlite over the wire, and RDS Proxy) through postgres.js. Values come back as the database's
- * text (D9: no JS floats, no Date) except booleans and bytea. No session state: unnamed statements
+ * text (no JS floats, no Date) except booleans and bytea. No session state: unnamed statements
  * (prepare: false), no SET, so RDS Proxy never pins a connection.
  */
 import postgres from 'postgres';
@@ -15,7 +15,7 @@ export interface ConnectOptions {
   readonly poolSize: number;
 }
 
-/** Every text-like type stays text both ways; the serializers decide how to write it (D9). */
+/** Every text-like type stays text both ways; the serializers decide how to write it. */
 const textOids = [20, 21, 23, 26, 114, 3802, 700, 701, 1082, 1083, 1114, 1184, 1266, 1700, 1186];
 
 export function connectPostgres(url: string, options: ConnectOptions): Database {

@@ -1,5 +1,5 @@
 /**
- * D5: which connection a definition's `<database default="X">` uses, and one cached Database per URL for the
+ * Which connection a definition's `<database default="X">` uses, and one cached Database per URL for the
  * life of the container. The only place that creates driver clients.
  */
 import type { Config } from '../config';
@@ -9,7 +9,7 @@ import type { Database } from './database';
 import { databaseOf, serverOf } from './mask-url';
 import type { ConnectOptions } from './postgres-database';
 
-/** The connection D5 chose for database X: its URL, the variable it came from, whether X replaced its database. */
+/** The connection chosen for database X: its URL, the variable it came from, whether X replaced its database. */
 interface DatabaseChoice {
   readonly url: string;
   /** `DATABASE_URL_X` or `DATABASE_URL`. */
@@ -23,7 +23,7 @@ function variableFor(database: string): string {
   return `DATABASE_URL_${database.toUpperCase().replace(/[^A-Z0-9]/g, '_')}`;
 }
 
-/** D5: DATABASE_URL_X, else DATABASE_URL with its database part replaced by X. Pure. */
+/** DATABASE_URL_X, else DATABASE_URL with its database part replaced by X. Pure. */
 function chooseDatabase(config: Pick<Config, 'databaseUrl' | 'databaseUrls'>, database?: string): DatabaseChoice {
   if (database) {
     const variable = variableFor(database);
@@ -48,7 +48,7 @@ function chooseDatabase(config: Pick<Config, 'databaseUrl' | 'databaseUrls'>, da
   return { url: url.toString(), variable: 'DATABASE_URL', replaced: true };
 }
 
-/** The URL for database X (D5). Pure. */
+/** The URL for database X. Pure. */
 export function databaseUrlFor(config: Pick<Config, 'databaseUrl' | 'databaseUrls'>, database?: string): string {
   return chooseDatabase(config, database).url;
 }

@@ -1,5 +1,5 @@
 /**
- * Maps database type names/ids to the service's ValueType (D9). Pure.
+ * Maps database type names/ids to the service's ValueType. Pure.
  */
 import type { ValueType } from '../resource';
 

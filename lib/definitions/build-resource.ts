@@ -1,6 +1,6 @@
 /**
- * Joins a parsed definition with what the catalog says about it into a SqlResource (D1 consistency, D2 names,
- * D4 fields, keys and links). Pure: every problem that stops reads is a DefinitionError naming the file; a
+ * Joins a parsed definition with what the catalog says about it into a SqlResource (its consistency, names,
+ * fields, keys and links). Pure: every problem that stops reads is a DefinitionError naming the file; a
  * missing write link is recorded on its table instead.
  */
 import type { CatalogForeignKey, CatalogTable, QueryCatalog } from '../db/database';
@@ -122,7 +122,7 @@ const linkTargets: Record<TableRole, TableRole[]> = {
 };
 
 /**
- * Each table with its write links (D4). A link the catalog does not show is not an error here: reads never need
+ * Each table with its write links. A link the catalog does not show is not an error here: reads never need
  * one, so the table records why (`unlinked`) and only the writes that need it are refused.
  */
 function buildTables(definition: Definition, found: Map<string, CatalogTable>): Record<string, ResourceTable> {
@@ -169,13 +169,13 @@ function linkedTable(
   return { ...base, links, unlinked };
 }
 
-/** The foreign key of `table` that references `target` (D4). */
+/** The foreign key of `table` that references `target`. */
 function foreignKeyLink(table: CatalogTable, target: CatalogTable, targetName: string): TableLink | undefined {
   const fk = table.foreignKeys.find((f) => f.refSchema === target.schema && f.refTable === target.table);
   return fk ? { target: targetName, ...inKeyOrder(fk, target.primaryKey) } : undefined;
 }
 
-/** Failing a foreign key: columns of `table` named like the target's key columns (D4). */
+/** Failing a foreign key: columns of `table` named like the target's key columns. */
 function sameNameLink(table: CatalogTable, target: CatalogTable, targetName: string): TableLink | undefined {
   if (target.primaryKey.length === 0) return undefined;
   const names = table.columns.map((c) => c.name);
@@ -184,7 +184,7 @@ function sameNameLink(table: CatalogTable, target: CatalogTable, targetName: str
 }
 
 /**
- * An extension linked the other way (D4): its owner holds a foreign key to it, a many-to-one lookup such as
+ * An extension linked the other way: its owner holds a foreign key to it, a many-to-one lookup such as
  * `book.publisher_id → publisher`. Only a declared foreign key counts: equal column names prove nothing here.
  */
 function lookupLink(owner: CatalogTable, extension: CatalogTable, ownerName: string): LookupLink | undefined {

@@ -1,5 +1,5 @@
 /**
- * Where definition files come from: a folder (default) or S3 (D25). A source reads one definition with a version
+ * Where definition files come from: a folder (default) or S3. A source reads one definition with a version
  * tag (file mtime+size, S3 ETag), tells whether a version is still current, and lists every definition name.
  * Types only; implementations are file-source.ts and s3-source.ts.
  */
@@ -13,9 +13,9 @@ export interface StoredDefinition {
 }
 
 export interface DefinitionSource {
-  /** The folder (absolute) or `s3://bucket/prefix` that D3 locations are computed from. */
+  /** The folder (absolute) or `s3://bucket/prefix` that expected locations are computed from. */
   readonly root: string;
-  /** One definition; throws the D3 404 when there is none. */
+  /** One definition; throws the unknown-resource 404 when there is none. */
   read(name: string): Promise<StoredDefinition>;
   /** `unchanged` when `known` is still current, the new definition when it changed, null when it is gone. */
   revalidate(known: StoredDefinition): Promise<StoredDefinition | 'unchanged' | null>;

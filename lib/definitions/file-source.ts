@@ -1,5 +1,5 @@
 /**
- * Definitions from a folder: `a.b.Name` is `{dir}/a/b/Name.xml` (D3). The version is the file's mtime and size,
+ * Definitions from a folder: `a.b.Name` is `{dir}/a/b/Name.xml`. The version is the file's mtime and size,
  * so a changed file is noticed by revalidation without reading it. File system IO only.
  */
 import { readdir, readFile, stat } from 'node:fs/promises';

@@ -1,5 +1,5 @@
 /**
- * D3 name lookup: a resource name → the file (or S3 object) that must hold its definition. Pure: computes the
+ * Name lookup: a resource name → the file (or S3 object) that must hold its definition. Pure: computes the
  * location the same way for valid and invalid names and never touches the file system.
  */
 import path from 'node:path';
@@ -8,7 +8,7 @@ import { NotFoundError } from '../errors';
 const validName = /^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$/;
 
 export interface DefinitionLocation {
-  /** Where the definition must be, or null when the name can never reach one (D3). */
+  /** Where the definition must be, or null when the name can never reach one. */
   readonly file: string | null;
   /** The location the 404 names: the file, or what it would be for an invalid name. */
   readonly expected: string;
@@ -33,7 +33,7 @@ export function nameOfLocation(location: string, root: string): string | null {
   return validName.test(name) ? name : null;
 }
 
-/** The exact D3 404 body: `SQL Resource {name} not found - expected {location}`. */
+/** The exact unknown-resource 404 body: `SQL Resource {name} not found - expected {location}`. */
 export function resourceNotFound(name: string, expected: string): NotFoundError {
   return new NotFoundError('resource_not_found', `SQL Resource ${name} not found - expected ${expected}`);
 }

@@ -1,5 +1,5 @@
 /**
- * Parses a definition file (D1) into a Definition: the query, the declared tables and their roles, validation
+ * Parses a definition file into a Definition: the query, the declared tables and their roles, validation
  * rules, cache control and documentation. Checks everything that needs no database; the catalog checks come
  * later (build-resource). Pure: no IO.
  */

@@ -1,8 +1,8 @@
 /**
- * Resolves a resource name to its SqlResource: read the definition from its source (D3, D25), parse (D1),
- * describe against the database (D4), build. Cached per container and revalidated against the source at most
+ * Resolves a resource name to its SqlResource: read the definition from its source (a folder or S3), parse,
+ * describe against the database, build. Cached per container and revalidated against the source at most
  * every DEFINITIONS_TTL_S seconds, so a changed definition reaches every warm container within that time; a
- * failed load is not cached, so a database that comes back is picked up by the next request (D20).
+ * failed load is not cached, so a database that comes back is picked up by the next request.
  */
 import type { Config } from '../config';
 import type { Database } from '../db/database';
@@ -30,7 +30,7 @@ const cache = new Map<string, Entry>();
 const sources = new Map<string, DefinitionSource>();
 
 /**
- * The definitions source the configuration names: DEFINITIONS_S3 or DEFINITIONS_DIR (D22, D25). s3-source (and
+ * The definitions source the configuration names: DEFINITIONS_S3 or DEFINITIONS_DIR. s3-source (and
  * with it the AWS SDK) is required here, on first use, so a folder-based container never loads it.
  */
 export function definitionSource(config: Config): DefinitionSource {
@@ -100,7 +100,7 @@ async function load(config: Config, stored: StoredDefinition): Promise<ResolvedR
       definition.tables.map((t) => t.name),
     )
     .catch((error: unknown) => {
-      // an unreachable database stays a 500 of its own (D20); any other failure here is the definition's (D1)
+      // an unreachable database stays a 500 of its own; any other failure here is the definition's
       if (error instanceof DatabaseError && error.code === 'database_error') {
         throw new DefinitionError(stored.location, `its query fails on the database: ${error.message}`, error);
       }

@@ -1,6 +1,6 @@
 /**
- * Definitions from S3 (D25): with DEFINITIONS_S3=s3://bucket/prefix, `a.b.Name` is the object `prefix/a/b/Name.xml`
- * and the 404 names that s3:// location (D3). The version is the object's ETag, so revalidation is one conditional
+ * Definitions from S3: with DEFINITIONS_S3=s3://bucket/prefix, `a.b.Name` is the object `prefix/a/b/Name.xml`
+ * and the 404 names that s3:// location. The version is the object's ETag, so revalidation is one conditional
  * GET that answers 304 while nothing changed. S3 IO only. Nothing may import this module at load time:
  * resolve-resource.ts requires it only when DEFINITIONS_S3 is set, which keeps the AWS SDK out of the start-up
  * path of folder-based deployments.
@@ -107,7 +107,10 @@ function statusOf(error: unknown): number | undefined {
   return (error as S3Failure | undefined)?.$metadata?.httpStatusCode;
 }
 
-/** No such object: the D3 404. A missing bucket is also a 404 from S3, but it is a deployment fault: the 500. */
+/**
+ * No such object: the unknown-resource 404. A missing bucket is also a 404 from S3, but it is a deployment
+ * fault: the 500.
+ */
 function isMissing(error: unknown): boolean {
   const name = (error as S3Failure | undefined)?.name;
   return name === 'NoSuchKey' || (statusOf(error) === 404 && name !== 'NoSuchBucket');

@@ -1,5 +1,5 @@
 /**
- * Deletes (D1-D4; D16, D17): parent rows with their extension rows and, one-to-many, their children (with the
+ * Deletes (D1-D4): parent rows with their extension rows and, one-to-many, their children (with the
  * children's extension rows) or, many-to-many, their association rows only; or children listed under a parent:
  * those child rows (one-to-many) or only their associations (many-to-many). Children go before their parents,
  * so no ON DELETE CASCADE is needed; every row deleted is counted.
@@ -26,7 +26,7 @@ export async function executeDelete(
   let rowsAffected = 0;
   for (const change of children) rowsAffected += await deleteChildren(tx, resource, change);
   if (target.kind === 'filter' && target.match.by === 'values' && !target.match.keyed) {
-    // D2 on a flat table without a primary key (D18): the rows equal to a matched row in every selected field
+    // D2 on a flat table without a primary key: the rows equal to a matched row in every selected field
     const parent = tableOf(resource, 'Parent');
     const values = await matchedValues(tx, resource, target.filters, target.match);
     for (const match of valueMatches(target.match.columns, values))
@@ -80,7 +80,7 @@ async function deleteChildRows(tx: Executor, resource: SqlResource, keys: readon
   return rowsAffected;
 }
 
-/** Children listed under a parent: only those of that parent (D17). */
+/** Children listed under a parent: only those of that parent. */
 async function deleteChildren(tx: Executor, resource: SqlResource, change: ChildChanges): Promise<number> {
   if (change.mustExist) await requireParent(tx, resource, change.parentKey);
   const parent = tableOf(resource, 'Parent');

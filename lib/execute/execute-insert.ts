@@ -1,5 +1,5 @@
 /**
- * Inserts (C1, C2, C3; D15-D17): parent rows with their extension rows; under a parent, one-to-many children
+ * Inserts (C1, C2, C3): parent rows with their extension rows; under a parent, one-to-many children
  * with their extension rows, or many-to-many association rows for existing children. Echoes every row as
  * stored, in the request's nested shape; a parent that was not inserted appears by its key only.
  */
@@ -49,7 +49,7 @@ interface Written {
   readonly written: number;
 }
 
-/** C3's path parent and an existing parent with children are left as they are (D17); others are inserted. */
+/** C3's path parent and an existing parent with children are left as they are; others are inserted. */
 async function writeParent(tx: Executor, resource: SqlResource, row: InsertRow): Promise<Written> {
   const parent = tableOf(resource, 'Parent');
   if (row.existing && row.key) return keyOnly(resource, await requireParent(tx, resource, row.key));

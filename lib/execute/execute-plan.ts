@@ -1,6 +1,6 @@
 /**
- * Runs a plan: a read, or the writes of one request in one transaction (D14): commit when every statement
- * succeeded, roll back on any error. Conflicts are reported with the resource's labels (D19).
+ * Runs a plan: a read, or the writes of one request in one transaction: commit when every statement
+ * succeeded, roll back on any error. Conflicts are reported with the resource's labels.
  */
 
 import { relabel } from '../db/classify-error';

@@ -1,5 +1,5 @@
 /**
- * Updates (U1-U4; D16, D16a, D17): parent rows by key or filter with their extension rows (created when
+ * Updates (U1-U4): parent rows by key or filter with their extension rows (created when
  * missing); children under a parent, only those that belong to it (one-to-many: by its foreign key;
  * many-to-many: through an association row). "Updated" means matched, changed or not.
  */
@@ -63,7 +63,7 @@ async function updateParents(tx: Executor, resource: SqlResource, update: Update
 }
 
 /**
- * U2 on a table without a primary key (D18): the rows equal to a matched row in every selected field, changed in
+ * U2 on a table without a primary key: the rows equal to a matched row in every selected field, changed in
  * one statement, so that a row changed to equal another matched row is not matched (and counted) twice.
  */
 async function updateByValues(
@@ -86,7 +86,7 @@ async function updateByValues(
   return (await tx.run(compileUpdate(sqlDialect(resource.dialect), parent, values, where))).rowsAffected;
 }
 
-/** D16a: extension fields of rows that have no extension row yet create it; updated and created rows count. */
+/** Extension fields of rows that have no extension row yet create it; updated and created rows count. */
 async function upsertExtensions(
   tx: Executor,
   resource: SqlResource,

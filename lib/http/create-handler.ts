@@ -1,7 +1,7 @@
 /**
  * Builds a Lambda handler for API Gateway (REST v1 or HTTP API v2 events) from a function that serves one
  * HttpRequest and throws typed errors. This is where every error becomes a response (errorResult, honouring the
- * request's Accept for problem+json): a handler never throws, every outcome is an HTTP response (D21).
+ * request's Accept for problem+json): a handler never throws, every outcome is an HTTP response.
  */
 import type { APIGatewayProxyResult } from 'aws-lambda';
 import { fromEvent, type GatewayEvent, type HttpRequest } from './from-event';

@@ -74,12 +74,12 @@ export function negotiateResponse(
   return json > xml ? 'application/json' : 'application/xml';
 }
 
-/** Whether error bodies should be RFC 9457 problem details (D19). */
+/** Whether error bodies should be RFC 9457 problem details. */
 export function wantsProblemJson(accept: string | undefined): boolean {
   return parseAccept(accept ?? '').some((r) => r.type === 'application/problem+json' && r.q > 0);
 }
 
-/** A browser asks for HTML: an explicit text/html that ranks at least as high as XML and JSON (D23, D24). */
+/** A browser asks for HTML: an explicit text/html that ranks at least as high as XML and JSON. */
 export function prefersHtml(accept: string | undefined): boolean {
   const ranges = parseAccept(accept ?? '');
   const html = ranges.find((r) => r.type === 'text/html')?.q ?? 0;

@@ -1,5 +1,5 @@
 /**
- * The catalogue paths (D24): GET /res lists every resource (XML, JSON, or HTML for browsers) and GET /openapi.json
+ * The catalogue paths: GET /res lists every resource (XML, JSON, or HTML for browsers) and GET /openapi.json
  * describes them in OpenAPI 3.1. Both load every definition, a few at a time; one that fails to load does not
  * fail either answer: the listing shows its error, the OpenAPI document leaves it out and names it. Other methods
  * are a 405. Must not serve /res/{name}: that is serve-resource.
@@ -56,7 +56,7 @@ export async function resolveCatalog(): Promise<CatalogEntry[]> {
   });
 }
 
-/** The status, code and text a request to the resource would answer with (D19, D21: no stack, no secret). */
+/** The status, code and text a request to the resource would answer with (no stack, no secret). */
 function catalogError(error: unknown): CatalogError {
   if (!(error instanceof ServiceError)) {
     console.error('unexpected error loading a definition', error instanceof Error ? error.stack : String(error));

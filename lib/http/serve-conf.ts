@@ -1,6 +1,7 @@
 /**
- * The definition and maintenance paths (spec 4.6, D23): GET /conf/{definition|metadata|documentation|reload}/{name}.
- * An unknown name is the D3 404 on every one of them; a definition that fails to load answers as /res would.
+ * The definition and maintenance paths: GET /conf/{definition|metadata|documentation|reload}/{name}.
+ * An unknown name is the unknown-resource 404 on every one of them; a definition that fails to load answers as
+ * /res would.
  */
 import { config } from '../config';
 import { definitionSource, forgetResource, resolveResource } from '../definitions/resolve-resource';

@@ -1,5 +1,5 @@
 /**
- * GET /xsd/Request.xsd and GET /xsd/Response.xsd (spec 1.3): the XML Schemas of request and response documents,
+ * GET /xsd/Request.xsd and GET /xsd/Response.xsd: the XML Schemas of request and response documents,
  * as application/xml; any other name under /xsd/ is a 404 naming the path. Serves only the bundled schema text:
  * must not read files or touch the pipeline, so its bundle stays small.
  */

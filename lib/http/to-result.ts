@@ -1,6 +1,6 @@
 /**
- * Builds responses: successes with their exact Content-Type, and the ONE place any error becomes a response
- * (D19, D21): text/plain or problem+json, never a stack trace, never a secret.
+ * Builds responses: successes with their exact Content-Type, and the ONE place any error becomes a response:
+ * text/plain or problem+json, never a stack trace, never a secret.
  */
 import { ServiceError, toServiceError } from '../errors';
 import { wantsProblemJson } from './negotiate';

@@ -1,5 +1,5 @@
 /**
- * Child rows of hierarchical writes (D17): nested under parents in U1/D1/C2 bodies, or the whole body of C3, U4
+ * Child rows of hierarchical writes: nested under parents in U1/D1/C2 bodies, or the whole body of C3, U4
  * and D4 with the parent in the path. Checks what each kind of resource allows: one-to-many children are
  * created and changed; many-to-many children are existing rows that are only associated or dissociated. Pure.
  */

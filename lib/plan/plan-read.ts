@@ -1,6 +1,6 @@
 /**
  * Plans R1 and R2: query filters and path keys become typed filters on labels; rows are ordered by the Parent
- * key, then the Child key (D8). Pure.
+ * key, then the Child key. Pure.
  */
 import { BadRequestError } from '../errors';
 import type { RawFilter, ReadRequest } from '../request/resource-request';
@@ -34,7 +34,7 @@ export function planFilters(resource: SqlResource, filters: readonly RawFilter[]
   });
 }
 
-/** D8: Parent key, then Child key; without a usable key, every orderable field in select order. */
+/** Order: Parent key, then Child key; without a usable key, every orderable field in select order. */
 export function orderOf(resource: SqlResource): string[] {
   const parent = keyLabels(resource, tableWithRole(resource, 'Parent'));
   if (!parent) return resource.fields.filter(orderable).map((f) => f.label);

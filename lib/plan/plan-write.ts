@@ -1,5 +1,5 @@
 /**
- * Plans the writes of one request (spec 4.3-4.5; D13, D16a, D17, D18): which rows of which tables to insert,
+ * Plans the writes of one request (C1-C3, U1-U4, D1-D4): which rows of which tables to insert,
  * update or delete, with converted, validated values. Flat and hierarchical resources alike; the child-row
  * rules live in plan-children. Pure.
  */
@@ -80,7 +80,7 @@ function bodyRows(input: WriteInput): readonly BodyRow[] {
   return input.rows;
 }
 
-/** C3, U4, D4: the body's rows are children of the parent in the path, which must exist (D17). */
+/** C3, U4, D4: the body's rows are children of the parent in the path, which must exist. */
 function planUnderPathParent(resource: SqlResource, input: WriteInput): WritePlan {
   const parentKey = planPathKey(resource, input.pathKeys);
   const children = planChildRows(resource, bodyRows(input), input.op, -1);
@@ -111,7 +111,7 @@ function planInsert(resource: SqlResource, input: WriteInput): WritePlan {
   return { kind: 'insert', rows };
 }
 
-/** U1: each parent row carries its full key and either its fields to change or children to change (D17). */
+/** U1: each parent row carries its full key and either its fields to change or children to change. */
 function planRowUpdates(resource: SqlResource, rows: readonly BodyRow[]): WritePlan {
   const keyColumns = parentKeyFields(resource).map((f) => f.column as string);
   const updates: UpdateRows[] = [];
@@ -198,7 +198,7 @@ function targetOf(resource: SqlResource, input: WriteInput, what: 'update' | 'de
 }
 
 /**
- * D18: U2 and D2 need no key in the query. Without one, the matched rows are found by the values of the fields
+ * U2 and D2 need no key in the query. Without one, the matched rows are found by the values of the fields
  * the query selects from the Parent table (JSON values have no equality, so they are left out).
  */
 function rowMatchOf(resource: SqlResource, what: 'update' | 'delete'): RowMatch {

@@ -11,7 +11,7 @@ export type TypedFilter =
   | { readonly label: string; readonly op: 'like'; readonly value: string; readonly text: boolean }
   | { readonly label: string; readonly op: 'in'; readonly values: readonly Value[] };
 
-/** A read of the resource's query: filters ANDed, ordered, paged (D6, D8). */
+/** A read of the resource's query: filters ANDed, ordered, paged. */
 export interface SelectSpec {
   /** Labels to return; all when absent. */
   readonly columns?: readonly string[];
@@ -35,7 +35,7 @@ export interface ExtensionValues {
 export type Key = readonly Value[];
 
 /**
- * How the Parent rows that a filter matched are found in the Parent table (D18): by the key the query selects,
+ * How the Parent rows that a filter matched are found in the Parent table: by the key the query selects,
  * or, when it selects none, by the values of every field the query selects from the Parent table. `keyed`: the
  * table has a primary key, so those values are first turned into keys; without one, rows are written by value.
  */
@@ -69,7 +69,7 @@ export interface InsertRow {
   readonly key?: Key;
   /** C3: the parent is the one in the path; it must exist and is never inserted. */
   readonly existing?: boolean;
-  /** Absent: a parent row alone. Present: the children to create (1:n) or associate (m:n) under it (D17). */
+  /** Absent: a parent row alone. Present: the children to create (1:n) or associate (m:n) under it. */
   readonly children?: readonly ChildRow[];
 }
 
@@ -82,7 +82,7 @@ export interface UpdateRows {
 /** Child rows addressed under one parent (U1/D1 nested children, U4, D4). */
 export interface ChildChanges {
   readonly parentKey: Key;
-  /** The parent is named by the path: a parent that does not exist is a 404 (D17). */
+  /** The parent is named by the path: a parent that does not exist is a 404. */
   readonly mustExist: boolean;
   readonly children: readonly ChildRow[];
 }

@@ -1,5 +1,5 @@
 /**
- * The links a write needs (D4). Reads never need links, so a definition whose links the catalog does not show
+ * The links a write needs. Reads never need links, so a definition whose links the catalog does not show
  * still loads and serves reads; a write that needs a missing link, or that would change a table its owner only
  * looks up (many-to-one), is refused here with a 400 that names the table and why. Pure.
  */
@@ -32,7 +32,7 @@ export function requireWritableTable(resource: SqlResource, table: ResourceTable
   }
 }
 
-/** The tables that deleting rows at a level also deletes from (D17): whose links the delete needs. */
+/** The tables that deleting rows at a level also deletes from: whose links the delete needs. */
 export function deletedAlongWith(resource: SqlResource, level: 'parent' | 'child'): TableRole[] {
   if (level === 'child') return resource.kind === 'many-to-many' ? ['Join'] : ['Child', 'ChildExtension'];
   if (resource.kind === 'many-to-many') return ['ParentExtension', 'Join'];

@@ -40,7 +40,7 @@ export function parentKeyFields(resource: SqlResource): Field[] {
   return keyFields(resource, 'Parent');
 }
 
-/** Converts path key segments (D7): one per key column, each to its column's type. */
+/** Converts path key segments: one per key column, each to its column's type. */
 export function planPathKey(resource: SqlResource, segments: readonly string[]): Key {
   const fields = parentKeyFields(resource);
   if (segments.length !== fields.length) {

@@ -1,5 +1,5 @@
 /**
- * Enforces a definition's validatedAttribute rules (D1) on every value written to that field; a violation is a
+ * Enforces a definition's validatedAttribute rules on every value written to that field; a violation is a
  * 400 naming the field and the rule. Pure.
  */
 import { BadRequestError } from '../errors';

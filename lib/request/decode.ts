@@ -1,5 +1,5 @@
 /**
- * URL decoding for query strings and form bodies: `+` is a space, `%XX` a byte of UTF-8 (D6). Pure.
+ * URL decoding for query strings and form bodies: `+` is a space, `%XX` a byte of UTF-8. Pure.
  */
 import { BadRequestError } from '../errors';
 

@@ -1,6 +1,6 @@
 /**
  * A form-urlencoded body (C1, U2, U3) → one row. `null` is NULL, and a leading backslash escapes as in query
- * strings (`\null` is the text null, `\!x` is !x); every other value is literal (D6, D10). Pure; must not
+ * strings (`\null` is the text null, `\!x` is !x); every other value is literal. Pure; must not
  * interpret operators: a form body is not a query string.
  */
 import { BadRequestError } from '../errors';

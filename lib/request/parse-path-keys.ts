@@ -1,5 +1,5 @@
 /**
- * Splits the path remainder after /res/{name}/ into decoded key segments (D7). Pure: no IO, no env. It must not
+ * Splits the path remainder after /res/{name}/ into decoded key segments. Pure: no IO, no env. It must not
  * count or convert the segments; the planner checks them against the resource's primary key.
  */
 import { BadRequestError } from '../errors';

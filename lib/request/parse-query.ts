@@ -1,5 +1,5 @@
 /**
- * Parses a raw query string into classified filters and the `_limit`, `_offset`, `_output` specials by the D6
+ * Parses a raw query string into classified filters and the `_limit`, `_offset`, `_output` specials by the query
  * grammar. Pure: no IO, no env. It knows nothing of resources, so it must not check field names or convert
  * values to field types; that is the planner's job.
  */
@@ -90,7 +90,7 @@ function parseCount(name: string, value: string): number {
   return count;
 }
 
-/** Classifies one decoded value by the D6 table; the first matching rule wins. */
+/** Classifies one decoded value by the query grammar's table; the first matching rule wins. */
 function classifyValue(name: string, value: string): RawFilter {
   if (value === 'null') return { name, op: 'null' };
   if (value === '!null') return { name, op: 'notnull' };
@@ -134,7 +134,7 @@ function splitInList(name: string, list: string): string[] {
   return items;
 }
 
-/** A field may repeat only as a range (one lower and one upper bound) or as several negations (D6). */
+/** A field may repeat only as a range (one lower and one upper bound) or as several negations. */
 function checkRepeats(filters: readonly RawFilter[]): void {
   const byName = new Map<string, RawFilter['op'][]>();
   for (const filter of filters) {

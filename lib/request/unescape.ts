@@ -1,5 +1,5 @@
 /**
- * The leading-backslash escape that query strings and form bodies share (D6): `\` before one of `! < > ( \`, or
+ * The leading-backslash escape that query strings and form bodies share: `\` before one of `! < > ( \`, or
  * the whole value `\null`, loses that backslash, so a client escapes a value the same way in both. Pure.
  */
 

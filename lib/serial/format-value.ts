@@ -1,6 +1,6 @@
 /**
  * Turns one database value into its wire text (XML attribute text) and its raw JSON token, per the field's value
- * type (D9). Numbers keep the database's exact digits: nothing here goes through a JS float or a JS Date.
+ * type. Numbers keep the database's exact digits: nothing here goes through a JS float or a JS Date.
  * Pure; must not throw on odd driver values (it writes them as strings instead) and must not escape XML.
  */
 import type { ValueType } from '../resource';
@@ -17,7 +17,7 @@ const jsonNumber = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
 const trueTexts: ReadonlySet<string> = new Set(['t', 'true', '1']);
 const falseTexts: ReadonlySet<string> = new Set(['f', 'false', '0']);
 
-/** Formats a value for the wire; null for NULL (D10). */
+/** Formats a value for the wire; null for NULL. */
 export function formatValue(type: ValueType, value: Value): FormattedValue | null {
   if (value === null) return null;
   switch (type) {
@@ -60,7 +60,7 @@ function toBoolean(value: Exclude<Value, null>): boolean | undefined {
   return undefined;
 }
 
-/** The exact text of a driver value; bytes are base64 (D9). */
+/** The exact text of a driver value; bytes are base64. */
 function toText(value: Exclude<Value, null>): string {
   if (typeof value === 'string') return value;
   if (value instanceof Uint8Array)

@@ -1,6 +1,6 @@
 /**
- * Regroups the flat joined rows of a hierarchical read into parents holding their children (spec 4.2 rule 5,
- * D11): consecutive rows with the same parent key form one parent (rows come ordered by the parent key, D8); a
+ * Regroups the flat joined rows of a hierarchical read into parents holding their children:
+ * consecutive rows with the same parent key form one parent (rows come ordered by the parent key); a
  * row whose child key is all NULL is a childless parent (the outer join's filler). Pure.
  */
 import type { SqlResource } from '../resource';

@@ -1,5 +1,5 @@
 /**
- * Documentation for people (D23 /conf/documentation): the definition's `documentation` text, the fields with
+ * Documentation for people (/conf/documentation): the definition's `documentation` text, the fields with
  * their types, keys, flags and validation rules, and example requests. HTML for browsers, XML or JSON otherwise.
  * Pure.
  */

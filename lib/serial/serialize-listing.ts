@@ -1,5 +1,5 @@
 /**
- * The resource listing of GET /res (D24): every definition with its kind, row and collection names and links to
+ * The resource listing of GET /res: every definition with its kind, row and collection names and links to
  * its /res and /conf paths; a definition that fails to load shows its error (status, code, text) instead. XML,
  * JSON, or HTML for browsers. Pure; must not resolve anything: it is given what resolving gave.
  */

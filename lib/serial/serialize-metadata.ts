@@ -1,5 +1,5 @@
 /**
- * What the service resolved for a resource (D23 /conf/metadata): kind, row and collection names, tables with
+ * What the service resolved for a resource (/conf/metadata): kind, row and collection names, tables with
  * their keys and the foreign-key links used, and every field with its table, column, types and flags. XML or
  * JSON. Pure.
  */

@@ -1,7 +1,7 @@
 /**
  * The one piece of code that writes rows out, shared by read and write responses: an XML document whose root
  * holds one element per row (children nested, NULL attributes omitted), and a JSON collection property built
- * from raw tokens so decimals keep their digits (D9, D10, D11). Pure; must not look at anything but its arguments.
+ * from raw tokens so decimals keep their digits. Pure; must not look at anything but its arguments.
  */
 import { XMLBuilder } from 'fast-xml-parser';
 import type { SqlResource, ValueType } from '../resource';
@@ -69,7 +69,7 @@ function xmlElement(name: string, types: ReadonlyMap<string, ValueType>, values:
   return { [name]: content, ':@': attributes };
 }
 
-/** A hierarchical parent always carries its child collection, `[]` when it has none (D11, D15). */
+/** A hierarchical parent always carries its child collection, `[]` when it has none. */
 function jsonRow(resource: SqlResource, types: ReadonlyMap<string, ValueType>, row: OutRow): string {
   const members = jsonMembers(types, row.values);
   const childCollection = resource.kind === 'flat' ? undefined : resource.childCollectionName;

@@ -1,6 +1,6 @@
 /**
  * The body of a successful write: `writeResponse rowsAffected="N"` in XML, `{"rowsAffected":N}` in JSON, plus the
- * inserted rows as stored for inserts (spec 2.2, D15, D16). Pure; must not count rows itself: the count is given.
+ * inserted rows as stored for inserts. Pure; must not count rows itself: the count is given.
  */
 import type { SqlResource } from '../resource';
 import type { OutputType, OutRow } from '../values';
