@@ -102,7 +102,7 @@ export class DatabaseError extends ServiceError {
   }
 }
 
-/** The error catalog the README shows: every code the service can answer with. */
+/** The error catalog (docs/errors.md shows it): every code the service can answer with. */
 export const errorCatalog: readonly { code: string; status: number; when: string }[] = [
   { code: 'bad_parameter', status: 400, when: 'a query parameter is unknown, repeated, read-only or malformed' },
   { code: 'bad_value', status: 400, when: "a value does not convert to its field's type" },

@@ -1,6 +1,6 @@
 /**
  * The documentation example parser and matcher (test/support/doc-examples.ts): how commands, outputs, cuts and
- * blocks that are not run are read, and how headings and links are found. Pure. test/unit/docs.test.ts checks
+ * blocks that are not run are read, and how headings and links are found. Pure. test/docs/docs.test.ts checks
  * the pages themselves.
  */
 import { headingAnchors, linksIn, normalizeOutput, outputMatches, parseExamples } from '../support/doc-examples';
