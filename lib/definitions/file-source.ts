@@ -7,7 +7,8 @@ import path from 'node:path';
 import type { DefinitionSource, StoredDefinition } from './definition-source';
 import { locateDefinition, nameOfLocation, resourceNotFound } from './locate-definition';
 
-const gone = new Set(['ENOENT', 'ENOTDIR', 'EISDIR']);
+/** No definition there: no such file, a path through a file, a folder, or a name longer than the file system allows. */
+const gone = new Set(['ENOENT', 'ENOTDIR', 'EISDIR', 'ENAMETOOLONG']);
 
 export function fileSource(dir: string): DefinitionSource {
   const root = path.resolve(dir);
@@ -23,7 +24,7 @@ export function fileSource(dir: string): DefinitionSource {
       const version = await versionOf(file);
       return { name, location: file, xml: await readFile(file, 'utf8'), version };
     } catch (error) {
-      if (gone.has((error as NodeJS.ErrnoException).code ?? '')) throw resourceNotFound(name, expected);
+      if (gone.has((error as NodeJS.ErrnoException).code ?? '')) throw resourceNotFound(name, expected, error);
       throw error;
     }
   };

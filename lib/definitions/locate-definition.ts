@@ -7,6 +7,9 @@ import { NotFoundError } from '../errors';
 
 const validName = /^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$/;
 
+/** The longest object key S3 stores, in bytes: a longer name can never reach a definition there. */
+const maxS3KeyBytes = 1024;
+
 export interface DefinitionLocation {
   /** Where the definition must be, or null when the name can never reach one. */
   readonly file: string | null;
@@ -22,7 +25,9 @@ function normalRoot(root: string): string {
 /** `root` is the definitions folder or `s3://bucket/prefix`; every dot of the name is a level. */
 export function locateDefinition(name: string, root: string): DefinitionLocation {
   const expected = `${normalRoot(root)}/${name.split('.').join('/')}.xml`;
-  return { file: validName.test(name) ? expected : null, expected };
+  const tooLong =
+    expected.startsWith('s3://') && Buffer.byteLength(expected.replace(/^s3:\/\/[^/]+\//, '')) > maxS3KeyBytes;
+  return { file: validName.test(name) && !tooLong ? expected : null, expected };
 }
 
 /** The name a location under `root` stands for (the inverse of locateDefinition), or null. */
@@ -34,6 +39,6 @@ export function nameOfLocation(location: string, root: string): string | null {
 }
 
 /** The exact unknown-resource 404 body: `SQL Resource {name} not found - expected {location}`. */
-export function resourceNotFound(name: string, expected: string): NotFoundError {
-  return new NotFoundError('resource_not_found', `SQL Resource ${name} not found - expected ${expected}`);
+export function resourceNotFound(name: string, expected: string, cause?: unknown): NotFoundError {
+  return new NotFoundError('resource_not_found', `SQL Resource ${name} not found - expected ${expected}`, cause);
 }

@@ -7,6 +7,7 @@ import type { RawFilter, ReadRequest } from '../request/resource-request';
 import type { Field, SqlResource } from '../resource';
 import { fieldsAt, keyLabels, tableWithRole } from '../resource-levels';
 import { convertValue } from './convert-value';
+import { likePattern } from './like-pattern';
 import type { ReadPlan, TypedFilter } from './plan';
 import { fieldOf, parentKeyFields, planPathKey } from './resource-fields';
 
@@ -25,7 +26,7 @@ export function planFilters(resource: SqlResource, filters: readonly RawFilter[]
       case 'notnull':
         return { label, op: filter.op };
       case 'like':
-        return { label, op: 'like', value: filter.value, text: field.type !== 'string' };
+        return { label, op: 'like', value: likePattern(filter.value), text: field.type !== 'string' };
       case 'in':
         return { label, op: 'in', values: filter.values.map((v) => convertValue(field, v)) };
       default:

@@ -37,6 +37,7 @@ const parser = new XMLParser({
 /** The `request` element of a well-formed document, with its element tree. */
 export function readXmlBody(text: string): XmlElement {
   if (text.trim() === '') throw new BadRequestError('bad_body', 'The XML body is empty');
+  checkMarkup(text);
   const validation = XMLValidator.validate(text, { allowBooleanAttributes: false });
   if (validation !== true) {
     const { msg, line, col } = validation.err;
@@ -53,6 +54,59 @@ export function readXmlBody(text: string): XmlElement {
     throw new BadRequestError('bad_body', `The XML body's root element is ${name}; expected request`);
   }
   return toElement(root);
+}
+
+/** The references XML itself defines; any other name would need a DTD, which a body may not have. */
+const predefined = new Set(['amp', 'lt', 'gt', 'quot', 'apos']);
+
+/** The characters XML 1.0 allows, so the code points a character reference may name. */
+function isXmlCharacter(code: number): boolean {
+  return (
+    code === 0x9 ||
+    code === 0xa ||
+    code === 0xd ||
+    (code >= 0x20 && code <= 0xd7ff) ||
+    (code >= 0xe000 && code <= 0xfffd) ||
+    (code >= 0x10000 && code <= 0x10ffff)
+  );
+}
+
+/**
+ * A body declares no DOCTYPE (no DTD, so no entity of its own: no entity expansion, no external entity) and
+ * uses only the five predefined entities and character references to XML characters. Comments, CDATA sections
+ * and processing instructions are blanked first, because `&` and `<!DOCTYPE` are plain text inside them.
+ */
+function checkMarkup(text: string): void {
+  const blank = (part: string) => part.replace(/[^\n]/g, ' ');
+  const markup = text.replace(/<!--[\s\S]*?-->|<!\[CDATA\[[\s\S]*?\]\]>|<\?[\s\S]*?\?>/g, blank);
+  const doctype = /<!DOCTYPE/i.exec(markup);
+  if (doctype) {
+    throw new BadRequestError(
+      'bad_body',
+      `The XML body declares a DOCTYPE at ${where(text, doctype.index)}; request bodies may not declare one`,
+    );
+  }
+  for (const ref of markup.matchAll(/&([^;&<>"'\s]*);?/g)) {
+    const [whole, name = ''] = ref;
+    if (whole.endsWith(';') && (predefined.has(name) || isCharacterReference(name))) continue;
+    throw new BadRequestError(
+      'bad_body',
+      `The XML body uses ${JSON.stringify(whole)} at ${where(text, ref.index ?? 0)}, which is no reference XML defines; only &amp; &lt; &gt; &quot; &apos; and character references to XML characters (&#65; &#x41;) are allowed`,
+    );
+  }
+}
+
+function isCharacterReference(name: string): boolean {
+  const m = /^#(?:([0-9]+)|x([0-9a-fA-F]+))$/.exec(name);
+  if (!m) return false;
+  const code = m[1] !== undefined ? Number(m[1]) : Number.parseInt(m[2] as string, 16);
+  return isXmlCharacter(code);
+}
+
+/** `line L, column C` of a position, as the validator's messages say it. */
+function where(text: string, index: number): string {
+  const lines = text.slice(0, index).split('\n');
+  return `line ${lines.length}, column ${(lines[lines.length - 1] ?? '').length + 1}`;
 }
 
 /** The parser refuses some inputs the validator lets through (names like `__proto__`, very deep nesting). */

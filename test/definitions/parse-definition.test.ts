@@ -7,7 +7,7 @@ import { locateDefinition, resourceNotFound } from '../../lib/definitions/locate
 import { type Definition, parseDefinition } from '../../lib/definitions/parse-definition';
 import { serviceErrorOf } from '../support/resources';
 
-describe('locateDefinition (D3)', () => {
+describe('locateDefinition', () => {
   it.each([
     { name: 'Book', file: '/defs/Book.xml' },
     { name: 'bookstore.Book', file: '/defs/bookstore/Book.xml' },
@@ -31,6 +31,18 @@ describe('locateDefinition (D3)', () => {
     { name: 'Book%00', expected: '/defs/Book%00.xml' },
   ])('invalid name "$name": no file, expected $expected', ({ name, expected }) => {
     expect(locateDefinition(name, '/defs')).toEqual({ file: null, expected });
+  });
+
+  it('a name too long for an S3 key can never reach a definition there; a folder leaves it to the file system', () => {
+    const long = 'x'.repeat(1100);
+    expect(locateDefinition(long, 's3://bucket/defs')).toEqual({
+      file: null,
+      expected: `s3://bucket/defs/${long}.xml`,
+    });
+    expect(locateDefinition('x'.repeat(1010), 's3://bucket/defs').file).toBe(
+      `s3://bucket/defs/${'x'.repeat(1010)}.xml`,
+    );
+    expect(locateDefinition(long, '/defs').file).toBe(`/defs/${long}.xml`);
   });
 
   it.each([

@@ -123,9 +123,19 @@ describe.each(targets())('reads on $name', (target) => {
     ['note=!null&note=!crisp', ['2', '3', '4']],
     ['note=!null&note=!crisp&note=!(draft)+x', ['3', '4']],
     ['qty=!null&qty=!0&qty=!7', ['1']],
-  ])('R1 escaped operator characters and repeated negations: %s (D6)', async (query, expected) => {
+    ['note=%25%5C', ['3']],
+    ['note=%25%5C%5C', ['3']],
+    ['note=C:%5Cdir%5C', ['3']],
+    ['note=C:%5Cd%25', ['3']],
+    ['note=%25%5Cdir%25', ['3']],
+  ])('R1 escaped operator characters, backslashes and repeated negations: %s', async (query, expected) => {
     await fx.db.exec("UPDATE item SET note = '(draft) x' WHERE item_id = 2");
     await fx.db.exec("UPDATE item SET note = '!bang' WHERE item_id = 4");
+    await fx.db.exec(
+      fx.db.dialect === 'postgres'
+        ? "UPDATE item SET note = 'C:\\dir\\' WHERE item_id = 3"
+        : "UPDATE item SET note = 'C:\\\\dir\\\\' WHERE item_id = 3",
+    );
     expect(await ids(query)).toEqual(expected);
   });
 
@@ -187,7 +197,21 @@ describe.each(targets())('reads on $name', (target) => {
     expect(reply.body).toMatch(message);
   });
 
-  it('an unknown resource is the exact D3 404, also for names that can never be a file', async () => {
+  it.each([
+    ['/res', 'x'.repeat(300)],
+    ['/res', `a.${'y'.repeat(260)}.b`],
+    ['/res', 'z'.repeat(5000)],
+    ['/conf/metadata', 'x'.repeat(300)],
+    ['/conf/definition', 'w'.repeat(4200)],
+  ])('%s/ with a name longer than the file system allows is the unknown-resource 404', async (prefix, name) => {
+    const reply = await get(`${prefix}/${name}`);
+    expect(reply.status).toBe(404);
+    expect(reply.body).toBe(
+      `SQL Resource ${name} not found - expected ${process.env.DEFINITIONS_DIR}/${name.split('.').join('/')}.xml`,
+    );
+  });
+
+  it('an unknown resource is the exact 404, also for names that can never be a file', async () => {
     const reply = await get('/res/Nope');
     expect(reply.status).toBe(404);
     expect(reply.body).toBe(`SQL Resource Nope not found - expected ${process.env.DEFINITIONS_DIR}/Nope.xml`);

@@ -98,6 +98,17 @@ describe.each(targets())('writes on $name', (target) => {
     expect(await readJson('/res/Item', 'id=%3E100')).toHaveLength(2);
   });
 
+  it.each([
+    ['<!DOCTYPE request [<!ENTITY a "x">]><request><item name="&a;"/></request>', /declares a DOCTYPE/],
+    ['<request><item name="&undefined;"/></request>', /uses "&undefined;"/],
+    ['<request><item name="&copy;"/></request>', /uses "&copy;"/],
+  ])('C2 with a DTD or an undefined entity is a 400 and stores nothing: %s', async (body, message) => {
+    const reply = await invoke({ method: 'POST', path: '/res/Item', headers: xml, body });
+    expect(reply.status).toBe(400);
+    expect(reply.body).toMatch(message);
+    expect(await fx.count('item')).toBe(4);
+  });
+
   it('C2 inserts XML rows', async () => {
     const reply = await invoke({
       method: 'POST',

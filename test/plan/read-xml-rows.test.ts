@@ -88,6 +88,41 @@ describe('parseBody XML', () => {
 
   it.each<[string, string, BodyNames, Shape, string]>([
     ['an empty body', '', flatNames, 'parents', 'The XML body is empty'],
+    [
+      'a DOCTYPE (a DTD could declare entities, expand them, or reach outside)',
+      '<!DOCTYPE request [<!ENTITY a "x"><!ENTITY b "&a;&a;">]>\n<request><item title="&b;"/></request>',
+      flatNames,
+      'parents',
+      'The XML body declares a DOCTYPE at line 1, column 1; request bodies may not declare one',
+    ],
+    [
+      'an undefined entity',
+      '<request><item title="&undefined;"/></request>',
+      flatNames,
+      'parents',
+      'The XML body uses "&undefined;" at line 1, column 23, which is no reference XML defines; only &amp; &lt; &gt; &quot; &apos; and character references to XML characters (&#65; &#x41;) are allowed',
+    ],
+    [
+      'an HTML entity, which XML does not define',
+      '<request>\n  <item title="&copy; 2024"/>\n</request>',
+      flatNames,
+      'parents',
+      'The XML body uses "&copy;" at line 2, column 16, which is no reference XML defines; only &amp; &lt; &gt; &quot; &apos; and character references to XML characters (&#65; &#x41;) are allowed',
+    ],
+    [
+      'a character reference to a character XML cannot carry',
+      '<request><item title="&#0;"/></request>',
+      flatNames,
+      'parents',
+      'The XML body uses "&#0;" at line 1, column 23, which is no reference XML defines; only &amp; &lt; &gt; &quot; &apos; and character references to XML characters (&#65; &#x41;) are allowed',
+    ],
+    [
+      'a bare ampersand',
+      '<request><item title="a & b"/></request>',
+      flatNames,
+      'parents',
+      'The XML body uses "&" at line 1, column 25, which is no reference XML defines; only &amp; &lt; &gt; &quot; &apos; and character references to XML characters (&#65; &#x41;) are allowed',
+    ],
     ['a blank body', ' \n ', flatNames, 'parents', 'The XML body is empty'],
     [
       'an unclosed element',
