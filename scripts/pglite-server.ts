@@ -125,6 +125,8 @@ export interface PgliteServer {
   readonly port: number;
   /** A postgres:// URL for this server; PGlite ignores the database name, so any name connects. */
   url(database: string): string;
+  /** The client connections open now (the soak benchmark watches them). */
+  connections(): number;
   stop(): Promise<void>;
 }
 
@@ -189,6 +191,7 @@ export async function startPgliteServer(db: PGlite, options: PgliteServerOptions
     host,
     port,
     url: (database) => `postgres://postgres@${host}:${port}/${database}`,
+    connections: () => sockets.size,
     async stop() {
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       await Promise.all([...handlers].map((handler) => handler.detach(true)));
