@@ -21,6 +21,34 @@ export type ValueType =
   | 'binary'
   | 'string';
 
+/**
+ * What a column holds beyond its value type, from the catalog. A value outside them would be rounded, truncated
+ * or refused by the database, so the planner refuses it first. Absent members set no limit. Numbers are kept
+ * as decimal text, so the model stays plain data.
+ */
+export interface ValueLimits {
+  /** Characters of text: varchar(n), char(n). */
+  readonly maxLength?: number;
+  /** Bytes: MySQL's tinytext, text, mediumtext (as UTF-8), binary(n), varbinary(n) and blobs. */
+  readonly maxBytes?: number;
+  /** Smallest and largest number: an integer type's range; `0` for MySQL's unsigned decimals and floats. */
+  readonly min?: string;
+  readonly max?: string;
+  /**
+   * Decimal digits: a value holds when it is below 10^digitsBefore in size and has no digit after the
+   * digitsAfter-th one after the decimal point (numeric(p,s): p - s and s; either may be negative on PostgreSQL).
+   */
+  readonly digitsBefore?: number;
+  readonly digitsAfter?: number;
+  /** A binary float's precision: real, float4, MySQL float; or double precision, float8, MySQL double. */
+  readonly float?: 'single' | 'double';
+  /** Times and timestamps: the digits of fractional seconds the column keeps (0-6). */
+  readonly fractionDigits?: number;
+  /** Timestamps: the earliest and latest value, `YYYY-MM-DD HH:MM:SS[.ffffff]` (MySQL's TIMESTAMP type). */
+  readonly earliest?: string;
+  readonly latest?: string;
+}
+
 /** One column label of the resource's query. */
 export interface Field {
   readonly label: string;
@@ -36,6 +64,8 @@ export interface Field {
   /** Computed expression or generated-always column: never written, never filtered on. */
   readonly readOnly: boolean;
   readonly nullable: boolean;
+  /** What its column holds, checked on every value written and every filter; absent for computed expressions. */
+  readonly limits?: ValueLimits;
 }
 
 /** A foreign-key link: `columns` of this table reference `references` of the table it belongs to. */

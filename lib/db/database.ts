@@ -1,7 +1,7 @@
 /**
  * The database boundary: what the rest of the service may ask of a database, whatever the driver. Types only.
  */
-import type { Dialect, ValueType } from '../resource';
+import type { Dialect, ValueLimits, ValueType } from '../resource';
 import type { Value } from '../values';
 
 /** What a database runs: one SQL text with its parameters (lib/sql compiles them; a driver binds them). */
@@ -33,6 +33,8 @@ export interface CatalogColumn {
   readonly generated: boolean;
   /** A generated-always (computed) column: never written. */
   readonly readOnly: boolean;
+  /** What the column holds beyond its value type (length, range, digits); absent when nothing limits it. */
+  readonly limits?: ValueLimits;
 }
 
 export interface CatalogForeignKey {

@@ -7,7 +7,7 @@ import type mysql from 'mysql2/promise';
 import { classifyDbError } from './classify-error';
 import type { CatalogColumn, CatalogTable, Executor, QueryCatalog, QueryColumn } from './database';
 import { mysqlErrors } from './mysql-errors';
-import { mysqlProtocolType, mysqlValueType } from './value-types';
+import { mysqlLimits, mysqlProtocolType, mysqlValueType } from './value-types';
 
 interface TableId {
   schema: string;
@@ -98,13 +98,16 @@ async function loadTables(db: Executor, ids: readonly TableId[]): Promise<Map<st
 
 function toColumn(r: Readonly<Record<string, unknown>>): CatalogColumn {
   const extra = String(r.e ?? '').toLowerCase();
+  const type = mysqlValueType(String(r.dt), String(r.ct));
+  const limits = mysqlLimits(type, String(r.ct));
   return {
     name: String(r.c),
     dbType: String(r.ct),
-    type: mysqlValueType(String(r.dt), String(r.ct)),
+    type,
     nullable: r.n === 'YES',
     generated: extra.includes('auto_increment') || /^nextval\(/i.test(String(r.d ?? '')),
     readOnly: extra.includes('generated') && !extra.includes('default_generated'),
+    ...(limits ? { limits } : {}),
   };
 }
 

@@ -7,13 +7,15 @@ import type postgres from 'postgres';
 import { classifyDbError } from './classify-error';
 import type { CatalogColumn, CatalogTable, Executor, QueryCatalog, QueryColumn } from './database';
 import { postgresErrors } from './postgres-errors';
-import { postgresValueType } from './value-types';
+import { postgresLimits, postgresValueType } from './value-types';
 
 interface AttributeRow {
   rel: string;
   attnum: string;
   attname: string;
   dbtype: string;
+  /** The type's name, or for a domain its base type's: what limits the values. */
+  basetype: string;
   typid: string;
   nullable: boolean;
   generated: boolean;
@@ -110,10 +112,11 @@ async function loadAttributes(db: Executor, relIds: readonly string[]): Promise<
   if (relIds.length === 0) return [];
   const { rows } = await db.run({
     text: `SELECT a.attrelid::int8 AS rel, a.attnum::int8 AS attnum, a.attname, format_type(a.atttypid, a.atttypmod) AS dbtype,
+ CASE WHEN t.typtype = 'd' THEN format_type(t.typbasetype, t.typtypmod) ELSE format_type(a.atttypid, a.atttypmod) END AS basetype,
  a.atttypid::int8 AS typid, NOT a.attnotnull AS nullable,
  (a.attidentity IN ('a', 'd') OR COALESCE(pg_get_expr(d.adbin, d.adrelid) LIKE 'nextval(%', false)) AS generated,
  (a.attgenerated <> '') AS readonly
- FROM pg_attribute a LEFT JOIN pg_attrdef d ON d.adrelid = a.attrelid AND d.adnum = a.attnum
+ FROM pg_attribute a JOIN pg_type t ON t.oid = a.atttypid LEFT JOIN pg_attrdef d ON d.adrelid = a.attrelid AND d.adnum = a.attnum
  WHERE a.attrelid IN (${oidList(relIds)}) AND a.attnum > 0 AND NOT a.attisdropped ORDER BY a.attrelid, a.attnum`,
     params: relIds,
   });
@@ -122,6 +125,7 @@ async function loadAttributes(db: Executor, relIds: readonly string[]): Promise<
     attnum: String(r.attnum),
     attname: String(r.attname),
     dbtype: String(r.dbtype),
+    basetype: String(r.basetype),
     typid: String(r.typid),
     nullable: r.nullable === true,
     generated: r.generated === true,
@@ -185,16 +189,18 @@ async function loadTypeNames(db: Executor, oids: readonly number[]): Promise<Map
 function buildTable(rel: RelationRow, attributes: readonly AttributeRow[], keys: Constraints): CatalogTable {
   const columns = attributes
     .filter((a) => a.rel === rel.rel)
-    .map(
-      (a): CatalogColumn => ({
+    .map((a): CatalogColumn => {
+      const limits = postgresLimits(a.basetype);
+      return {
         name: a.attname,
         dbType: a.dbtype,
         type: postgresValueType(Number(a.typid)),
         nullable: a.nullable,
         generated: a.generated,
         readOnly: a.readonly,
-      }),
-    );
+        ...(limits ? { limits } : {}),
+      };
+    });
   return {
     schema: rel.schema,
     table: rel.table,

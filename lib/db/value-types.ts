@@ -1,7 +1,8 @@
 /**
- * Maps database type names/ids to the service's ValueType. Pure.
+ * Maps database type names/ids to the service's ValueType, and type names to the limits of what a column of that
+ * type holds (ValueLimits). Pure.
  */
-import type { ValueType } from '../resource';
+import type { ValueLimits, ValueType } from '../resource';
 
 const postgresOids: Record<number, ValueType> = {
   20: 'integer', // int8
@@ -62,4 +63,100 @@ export function mysqlProtocolType(code: number, charset: number): [ValueType, st
   if (known) return known;
   if (charset === 63 && code >= 249 && code <= 254) return ['binary', 'binary'];
   return ['string', code === 245 ? 'json' : 'varchar'];
+}
+
+/** Signed integers of `bits` bits, or unsigned ones. */
+function integerRange(bits: number, unsigned: boolean): ValueLimits {
+  const size = 2n ** BigInt(bits);
+  return unsigned ? { min: '0', max: String(size - 1n) } : { min: String(-size / 2n), max: String(size / 2n - 1n) };
+}
+
+/** numeric(p,s): below 10^(p - s) in size, nothing after the s-th digit after the point. */
+function decimalDigits(precision: number, scale: number): ValueLimits {
+  return { digitsBefore: precision - scale, digitsAfter: scale };
+}
+
+/** PostgreSQL's numeric without a precision: 131072 digits before the decimal point and 16383 after. */
+const unconstrainedNumeric: ValueLimits = { digitsBefore: 131072, digitsAfter: 16383 };
+
+type LimitsOf = (m: RegExpMatchArray) => ValueLimits;
+
+/** format_type names (of the column's type, or of a domain's base type); anchored, so arrays match none. */
+const postgresTypes: readonly [RegExp, LimitsOf][] = [
+  [/^smallint$/, () => integerRange(16, false)],
+  [/^integer$/, () => integerRange(32, false)],
+  [/^bigint$/, () => integerRange(64, false)],
+  [/^oid$/, () => integerRange(32, true)],
+  [/^numeric\((\d+),(-?\d+)\)$/, (m) => decimalDigits(Number(m[1]), Number(m[2]))],
+  [/^numeric$/, () => unconstrainedNumeric],
+  [/^real$/, () => ({ float: 'single' })],
+  [/^double precision$/, () => ({ float: 'double' })],
+  [/^(?:character varying|character)\((\d+)\)$/, (m) => ({ maxLength: Number(m[1]) })],
+  // the one-byte internal type keeps only the first byte of what it is given
+  [/^"char"$/, () => ({ maxBytes: 1 })],
+  [/^(?:time|timestamp)(?:\((\d)\))? with(?:out)? time zone$/, (m) => ({ fractionDigits: Number(m[1] ?? 6) })],
+];
+
+export function postgresLimits(typeName: string): ValueLimits | undefined {
+  return limitsFrom(postgresTypes, typeName);
+}
+
+const mysqlIntegerBits: Record<string, number> = {
+  tinyint: 8,
+  smallint: 16,
+  mediumint: 24,
+  int: 32,
+  integer: 32,
+  bigint: 64,
+};
+
+const textBytes: Record<string, number> = { tiny: 255, '': 65535, medium: 16777215, long: 4294967295 };
+
+/**
+ * What TIMESTAMP holds: seconds since 1970 in 32 bits. Values are written in the session's time zone, and these
+ * are its bounds in UTC, the time zone of RDS and of a server set up as the README says.
+ */
+const mysqlTimestampRange = { earliest: '1970-01-01 00:00:01', latest: '2038-01-19 03:14:07.999999' };
+
+const unsignedMin = (m: RegExpMatchArray, at: number): ValueLimits => (m[at] ? { min: '0' } : {});
+
+/** information_schema.columns.column_type, e.g. `int(10) unsigned`, `decimal(8,2)`, `datetime(3)`. */
+const mysqlTypes: readonly [RegExp, LimitsOf][] = [
+  [
+    /^(tinyint|smallint|mediumint|int|integer|bigint)(?:\(\d+\))?( unsigned)?(?: zerofill)?$/,
+    (m) => integerRange(mysqlIntegerBits[m[1] as string] as number, m[2] !== undefined),
+  ],
+  // YEAR also takes 0 and two-digit years, which it turns into other years
+  [/^year(?:\(\d\))?$/, () => ({ min: '1901', max: '2155' })],
+  [
+    /^(?:decimal|numeric)\((\d+),(\d+)\)( unsigned)?(?: zerofill)?$/,
+    (m) => ({ ...decimalDigits(Number(m[1]), Number(m[2])), ...unsignedMin(m, 3) }),
+  ],
+  // float(M,D) and double(M,D) round to D digits after the point
+  [
+    /^(float|double|real)(?:\((\d+),(\d+)\))?( unsigned)?(?: zerofill)?$/,
+    (m) => ({
+      float: m[1] === 'float' ? 'single' : 'double',
+      ...(m[2] !== undefined ? decimalDigits(Number(m[2]), Number(m[3])) : {}),
+      ...unsignedMin(m, 4),
+    }),
+  ],
+  [/^(?:var)?char\((\d+)\)$/, (m) => ({ maxLength: Number(m[1]) })],
+  [/^(tiny|medium|long|)(?:text|blob)$/, (m) => ({ maxBytes: textBytes[m[1] as string] as number })],
+  [/^(?:var)?binary\((\d+)\)$/, (m) => ({ maxBytes: Number(m[1]) })],
+  [/^(?:datetime|time)(?:\((\d)\))?$/, (m) => ({ fractionDigits: Number(m[1] ?? 0) })],
+  [/^timestamp(?:\((\d)\))?$/, (m) => ({ fractionDigits: Number(m[1] ?? 0), ...mysqlTimestampRange })],
+];
+
+/** tinyint(1) is a boolean: true and false need no limits. */
+export function mysqlLimits(type: ValueType, columnType: string): ValueLimits | undefined {
+  return type === 'boolean' ? undefined : limitsFrom(mysqlTypes, columnType.toLowerCase());
+}
+
+function limitsFrom(types: readonly [RegExp, LimitsOf][], name: string): ValueLimits | undefined {
+  for (const [pattern, limitsOf] of types) {
+    const m = pattern.exec(name);
+    if (m) return limitsOf(m);
+  }
+  return undefined;
 }

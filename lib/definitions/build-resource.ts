@@ -68,6 +68,7 @@ export function buildResource(
       generated: meta?.generated ?? false,
       readOnly: meta?.readOnly ?? false,
       nullable: meta?.nullable ?? true,
+      ...(meta?.limits ? { limits: meta.limits } : {}),
     };
   });
   checkLabels(file, fields, definition);

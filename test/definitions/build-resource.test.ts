@@ -221,6 +221,44 @@ const built: {
     },
   },
   {
+    name: "limits: a column's limits from the catalog go with its field; a computed field has none",
+    definition: definition([{ name: 'book', role: 'Parent' }]),
+    catalog: {
+      columns: [
+        queryColumn('id', 'book', 'book_id', 'integer'),
+        queryColumn('title', 'book', 'title'),
+        queryColumn('len', null, null, 'integer'),
+      ],
+      tables: {
+        book: catalogTable(
+          'book',
+          [
+            column('book_id', 'integer', { nullable: false, generated: true, limits: { min: '0', max: '255' } }),
+            column('title', 'string', { nullable: false, limits: { maxLength: 20 } }),
+          ],
+          ['book_id'],
+        ),
+      },
+    },
+    expected: {
+      fields: [
+        { ...idField, limits: { min: '0', max: '255' } },
+        { ...titleField, limits: { maxLength: 20 } },
+        {
+          label: 'len',
+          table: null,
+          column: null,
+          type: 'integer',
+          dbType: 'integer',
+          primaryKey: false,
+          generated: false,
+          readOnly: true,
+          nullable: true,
+        },
+      ],
+    },
+  },
+  {
     name: 'D2: rowAlias and rowSetAlias',
     definition: definition([{ name: 'book', role: 'Parent', rowAlias: 'volume', rowSetAlias: 'library' }]),
     catalog: { columns: [queryColumn('id', 'book', 'book_id', 'integer')], tables: { book } },

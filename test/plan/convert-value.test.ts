@@ -1,5 +1,6 @@
 /**
- * Table tests of value conversion: every ValueType, accepted and rejected inputs; the same for every database.
+ * Table tests of value conversion: every ValueType, accepted and rejected inputs, for fields whose column sets
+ * no limit (the column limits are value-limits.test.ts's); the same for every database.
  */
 import { convertValue } from '../../lib/plan/convert-value';
 import type { RawValue } from '../../lib/request/resource-request';
@@ -31,16 +32,26 @@ const accepted: { type: ValueType; raw: RawValue; value: Value }[] = [
   { type: 'integer', raw: '007', value: 7n },
   { type: 'integer', raw: 42, value: 42n },
   { type: 'integer', raw: '12345678901234567890', value: 12345678901234567890n },
-  // decimal and float: the text as given, without a leading plus
+  // decimal: plain digits, exactly the value written, with the digits after the point as written
   { type: 'decimal', raw: '20.99', value: '20.99' },
   { type: 'decimal', raw: '0.00', value: '0.00' },
   { type: 'decimal', raw: '+1.5', value: '1.5' },
   { type: 'decimal', raw: '-0.5', value: '-0.5' },
-  { type: 'decimal', raw: '.5', value: '.5' },
-  { type: 'decimal', raw: '5.', value: '5.' },
+  { type: 'decimal', raw: '-0.00', value: '0.00' },
+  { type: 'decimal', raw: '.5', value: '0.5' },
+  { type: 'decimal', raw: '5.', value: '5' },
+  { type: 'decimal', raw: '007.50', value: '7.50' },
   { type: 'decimal', raw: ' 12 ', value: '12' },
   { type: 'decimal', raw: '123456789012345678.123456789', value: '123456789012345678.123456789' },
   { type: 'decimal', raw: 20.5, value: '20.5' },
+  { type: 'decimal', raw: '1.5e2', value: '150' },
+  { type: 'decimal', raw: '1.50E1', value: '15.0' },
+  { type: 'decimal', raw: '-25e-3', value: '-0.025' },
+  { type: 'decimal', raw: '1e-7', value: '0.0000001' },
+  { type: 'decimal', raw: 1e-7, value: '0.0000001' },
+  { type: 'decimal', raw: '0e-3', value: '0.000' },
+  { type: 'decimal', raw: '0e99999999999999999999', value: '0' },
+  // float: the text as given, without a leading plus; each database reads it into the same binary float
   { type: 'float', raw: '1e3', value: '1e3' },
   { type: 'float', raw: '-2.5E-3', value: '-2.5E-3' },
   { type: 'float', raw: 0.25, value: '0.25' },
@@ -67,15 +78,16 @@ const accepted: { type: ValueType; raw: RawValue; value: Value }[] = [
   { type: 'time', raw: '00:00:00', value: '00:00:00' },
   { type: 'time', raw: '23:59:59.123456', value: '23:59:59.123456' },
   { type: 'time', raw: '24:00:00', value: '24:00:00' },
-  // timestamp: space or T, optional zone; always written with a space
+  { type: 'time', raw: '24:00', value: '24:00' },
+  { type: 'time', raw: '24:00:00.000000', value: '24:00:00.000000' },
+  // timestamp: space or T, never a time zone; always written with a space
   { type: 'timestamp', raw: '2023-05-01 10:30:00', value: '2023-05-01 10:30:00' },
   { type: 'timestamp', raw: '2023-05-01', value: '2023-05-01' },
   { type: 'timestamp', raw: '2023-05-01 10:30', value: '2023-05-01 10:30' },
   { type: 'timestamp', raw: '2023-05-01T10:30:00', value: '2023-05-01 10:30:00' },
-  { type: 'timestamp', raw: '2023-05-01T10:30:00.5+02:00', value: '2023-05-01 10:30:00.5+02:00' },
-  { type: 'timestamp', raw: '2023-05-01T10:30:00Z', value: '2023-05-01 10:30:00Z' },
-  { type: 'timestamp', raw: '2023-05-01 10:30-0500', value: '2023-05-01 10:30-0500' },
   { type: 'timestamp', raw: '2024-02-29 23:59:59.999999', value: '2024-02-29 23:59:59.999999' },
+  { type: 'timestamp', raw: '0001-01-01 00:00', value: '0001-01-01 00:00' },
+  { type: 'timestamp', raw: '9999-12-31T23:59:59.999999', value: '9999-12-31 23:59:59.999999' },
   // binary: base64 text becomes bytes
   { type: 'binary', raw: 'aGVsbG8=', value: Buffer.from('hello') },
   { type: 'binary', raw: 'AP8=', value: Buffer.from([0, 255]) },
@@ -137,8 +149,26 @@ const rejected: { type: ValueType; raw: RawValue; message: string }[] = [
   {
     type: 'time',
     raw: '10:30:15.1234567',
-    message: 'Could not convert opens value 10:30:15.1234567 to time (HH:MM[:SS[.ffffff]])',
+    message:
+      'Could not convert opens value 10:30:15.1234567 to time (HH:MM[:SS[.ffffff]]): at most 6 digits of fractional seconds',
   },
+  {
+    type: 'time',
+    raw: '10:30+02:00',
+    message:
+      'Could not convert opens value 10:30+02:00 to time (HH:MM[:SS[.ffffff]]): a time is written without a time zone',
+  },
+  {
+    type: 'time',
+    raw: '24:00:00.5',
+    message: 'Could not convert opens value 24:00:00.5 to time (HH:MM[:SS[.ffffff]])',
+  },
+  {
+    type: 'date',
+    raw: '0000-01-01',
+    message: 'Could not convert published value 0000-01-01 to date (YYYY-MM-DD): years go from 0001 to 9999',
+  },
+  { type: 'date', raw: '10000-01-01', message: 'Could not convert published value 10000-01-01 to date (YYYY-MM-DD)' },
   { type: 'time', raw: '1030', message: 'Could not convert opens value 1030 to time (HH:MM[:SS[.ffffff]])' },
   { type: 'time', raw: '9:30', message: 'Could not convert opens value 9:30 to time (HH:MM[:SS[.ffffff]])' },
   {
@@ -165,6 +195,56 @@ const rejected: { type: ValueType; raw: RawValue; message: string }[] = [
     type: 'timestamp',
     raw: '2023-05-01 25:00',
     message: 'Could not convert updated value 2023-05-01 25:00 to timestamp (YYYY-MM-DD HH:MM[:SS[.ffffff]])',
+  },
+  ...['2023-05-01T10:30:00.5+02:00', '2023-05-01T10:30:00Z', '2023-05-01 10:30-0500', '2024-01-01 10:00+99'].map(
+    (raw) => ({
+      type: 'timestamp' as const,
+      raw,
+      message: `Could not convert updated value ${raw} to timestamp (YYYY-MM-DD HH:MM[:SS[.ffffff]]): a timestamp is written without a time zone`,
+    }),
+  ),
+  {
+    type: 'timestamp',
+    raw: '0000-12-31 23:59',
+    message:
+      'Could not convert updated value 0000-12-31 23:59 to timestamp (YYYY-MM-DD HH:MM[:SS[.ffffff]]): years go from 0001 to 9999',
+  },
+  {
+    type: 'timestamp',
+    raw: '2023-05-01 24:00',
+    message: 'Could not convert updated value 2023-05-01 24:00 to timestamp (YYYY-MM-DD HH:MM[:SS[.ffffff]])',
+  },
+  {
+    type: 'timestamp',
+    raw: '2023-05-01 10:30:00.0000001',
+    message:
+      'Could not convert updated value 2023-05-01 10:30:00.0000001 to timestamp (YYYY-MM-DD HH:MM[:SS[.ffffff]]): at most 6 digits of fractional seconds',
+  },
+  { type: 'decimal', raw: '1e', message: 'Could not convert price value 1e to number' },
+  { type: 'decimal', raw: '0x10', message: 'Could not convert price value 0x10 to number' },
+  {
+    type: 'decimal',
+    raw: '1e-16384',
+    message:
+      'Could not convert price value 1e-16384 to number: price holds at most 16383 digits after the decimal point',
+  },
+  {
+    type: 'decimal',
+    raw: '1e99999999999999999999',
+    message:
+      'Could not convert price value 1e99999999999999999999 to number: price holds at most 131072 digits before the decimal point',
+  },
+  {
+    type: 'float',
+    raw: '1e309',
+    message:
+      'Could not convert ratio value 1e309 to number: ratio holds double-precision floats, at most 1.7976931348623157e+308 in size',
+  },
+  {
+    type: 'float',
+    raw: '-1e-330',
+    message:
+      'Could not convert ratio value -1e-330 to number: ratio holds double-precision floats; this value is not 0 but would be stored as 0',
   },
   { type: 'binary', raw: 'aGVsbG8', message: 'Could not convert photo value aGVsbG8 to base64 binary' },
   { type: 'binary', raw: 'a$b=', message: 'Could not convert photo value a$b= to base64 binary' },

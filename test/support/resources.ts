@@ -3,7 +3,7 @@
  * Test data only: no IO.
  */
 import { ServiceError } from '../../lib/errors';
-import type { Dialect, Field, ResourceTable, SqlResource, ValueType } from '../../lib/resource';
+import type { Dialect, Field, ResourceTable, SqlResource, ValueLimits, ValueType } from '../../lib/resource';
 
 export const dialects: readonly Dialect[] = ['postgres', 'mysql'];
 
@@ -12,6 +12,8 @@ interface FieldOptions {
   readonly generated?: boolean;
   readonly readOnly?: boolean;
   readonly dbType?: string;
+  /** What the column holds; none by default, as for a column the catalog sets no limit on. */
+  readonly limits?: ValueLimits;
 }
 
 /** A field of `table.column`, labelled `label`. */
@@ -32,6 +34,7 @@ export function field(
     generated: options.generated ?? false,
     readOnly: options.readOnly ?? table === null,
     nullable: !(options.primaryKey ?? false),
+    ...(options.limits ? { limits: options.limits } : {}),
   };
 }
 
