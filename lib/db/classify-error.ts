@@ -1,9 +1,9 @@
 /**
  * Turns a driver error into the service's error: network failures here, each driver's own codes in its table
  * (postgres-errors, mysql-errors). A database failure's message ends with ` :: ` and the statement with its
- * values. Pure.
+ * values. Also the error of a call the database did not answer in time, which counts as a network failure. Pure.
  */
-import { BadRequestError, ConflictError, DatabaseError, type ServiceError } from '../errors';
+import { BadRequestError, ConflictError, DatabaseError, ServiceError } from '../errors';
 import type { Statement } from './database';
 import { inlineParams, type PlaceholderStyle } from './inline-params';
 
@@ -32,7 +32,27 @@ const unreachableCodes = new Set([
   'CONNECTION_DESTROYED',
   'PROTOCOL_CONNECTION_LOST', // mysql2: the server closed the connection
   'PROTOCOL_SEQUENCE_TIMEOUT',
+  'NO_ANSWER', // noAnswerError: no answer within the statement timeout and its margin
 ]);
+
+/**
+ * How long past DB_STATEMENT_TIMEOUT_MS a database call may stay unanswered before its connection is taken for
+ * dead. At the statement timeout PostgreSQL is asked to cancel, over a new connection; on a live network its
+ * answer is back in milliseconds, so a call still silent after this margin has a connection that no longer
+ * carries anything (a frozen network, a peer gone without a word).
+ */
+export const noAnswerMarginMs = 500;
+
+/** The driver-level error a call rejects with when its connection is given up: classified as unreachable. */
+export function noAnswerError(statementTimeoutMs: number): Error & { code: string } {
+  const waited = statementTimeoutMs + noAnswerMarginMs;
+  return Object.assign(
+    new Error(
+      `The database did not answer within ${waited} ms (DB_STATEMENT_TIMEOUT_MS ${statementTimeoutMs} + ${noAnswerMarginMs}); its connection was closed`,
+    ),
+    { code: 'NO_ANSWER' },
+  );
+}
 
 export interface DriverError {
   code?: unknown;
@@ -61,6 +81,8 @@ export function classifyDbError(
   query: Statement,
   labelOf: (column: string) => string = (c) => c,
 ): ServiceError {
+  // already the service's error (a statement of the same call classified it): keep its statement
+  if (error instanceof ServiceError) return error;
   const err = (error ?? {}) as DriverError;
   const message = relabel(driverMessage(err), labelOf);
   const statement = inlineParams(query, driver.placeholders);

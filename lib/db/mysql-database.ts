@@ -1,17 +1,17 @@
 /**
  * MySQL, MariaDB and Aurora MySQL (and RDS Proxy) through mysql2. Client-side parameter binding (`query`, not
  * server-side `execute`, which would pin RDS Proxy sessions); decimals, bigints and dates as strings;
- * tinyint(1) as boolean.
+ * tinyint(1) as boolean. Every statement runs on a connection held for it (or for its transaction), bounded on
+ * the client side: a connection that failed at the network level or did not answer in time is destroyed, never
+ * returned to the pool.
  */
 import mysql from 'mysql2/promise';
 import type { Value } from '../values';
-import { classifyDbError } from './classify-error';
+import { classifyDbError, noAnswerError, noAnswerMarginMs } from './classify-error';
 import type { Database, Executor, QueryResult, Statement } from './database';
 import { describeMysql } from './describe-mysql';
 import { mysqlErrors } from './mysql-errors';
 import type { ConnectOptions } from './postgres-database';
-
-type Queryable = Pick<mysql.Pool, 'query'>;
 
 const typeCast: mysql.TypeCast = (field, next) => {
   if (field.type === 'TINY' && field.length === 1) {
@@ -20,6 +20,10 @@ const typeCast: mysql.TypeCast = (field, next) => {
   }
   return next();
 };
+
+const startTransaction: Statement = { text: 'START TRANSACTION', params: [] };
+const commit: Statement = { text: 'COMMIT', params: [] };
+const rollback: Statement = { text: 'ROLLBACK', params: [] };
 
 /** `mysql://user:password@host:port/database?ssl=true`; the password is URL-decoded. */
 export function mysqlOptions(url: string, options: ConnectOptions): mysql.PoolOptions {
@@ -33,6 +37,9 @@ export function mysqlOptions(url: string, options: ConnectOptions): mysql.PoolOp
     database: decodeURIComponent(u.pathname.slice(1)) || undefined,
     connectionLimit: options.poolSize,
     connectTimeout: options.connectTimeoutMs,
+    // TCP keep-alive after 60 s idle, so a pooled connection whose peer is gone is noticed
+    enableKeepAlive: true,
+    keepAliveInitialDelay: 60_000,
     supportBigNumbers: true,
     bigNumberStrings: true,
     dateStrings: true,
@@ -43,49 +50,129 @@ export function mysqlOptions(url: string, options: ConnectOptions): mysql.PoolOp
   };
 }
 
+/** One pooled connection held for a call or a transaction. */
+interface Held {
+  run(query: Statement): Promise<QueryResult>;
+  /** The raw result with its column definitions (describe-mysql reads them). */
+  query(query: Statement): Promise<[unknown, mysql.FieldPacket[]]>;
+  /** True once the connection was destroyed. */
+  readonly lost: boolean;
+  /** Out of the pool for good, its socket closed. */
+  destroy(): void;
+  /** Back to the pool, unless it was destroyed. */
+  release(): void;
+}
+
 export function connectMysql(url: string, options: ConnectOptions): Database {
   const pool = mysql.createPool(mysqlOptions(url, options));
-  const executor = (conn: Queryable): Executor => ({
-    run: (query) => runMysql(conn, query, options.statementTimeoutMs),
-  });
+  const acquire = async (query: Statement): Promise<Held> => {
+    try {
+      return hold(await pool.getConnection(), options.statementTimeoutMs);
+    } catch (error) {
+      throw classifyDbError(mysqlErrors, error, query);
+    }
+  };
+  /** Runs one call on a connection of its own, released (or destroyed) after it. */
+  const withConnection = async <T>(query: Statement, call: (held: Held) => Promise<T>): Promise<T> => {
+    const held = await acquire(query);
+    try {
+      return await call(held);
+    } finally {
+      held.release();
+    }
+  };
+  const poolExecutor: Executor = { run: (query) => withConnection(query, (held) => held.run(query)) };
+  // describe-mysql reads the probe's column definitions from mysql2's own result
+  const probe = {
+    query: (text: string) => withConnection({ text, params: [] }, (held) => held.query({ text, params: [] })),
+  } as unknown as Pick<mysql.Pool, 'query'>;
+
   return {
     dialect: 'mysql',
-    ...executor(pool),
+    ...poolExecutor,
     async transaction(fn) {
-      const conn = await pool.getConnection().catch((error: unknown) => {
-        throw classifyDbError(mysqlErrors, error, { text: 'START TRANSACTION', params: [] });
-      });
+      const held = await acquire(startTransaction);
       try {
-        await conn.beginTransaction();
-        const result = await fn(executor(conn));
-        await conn.commit();
-        conn.release();
+        await held.run(startTransaction);
+        const result = await fn(held);
+        await held.run(commit);
         return result;
       } catch (error) {
-        // a connection that failed mid-transaction is destroyed rather than returned to the pool
-        await conn.rollback().then(
-          () => conn.release(),
-          () => conn.destroy(),
-        );
+        // the statement that failed is reported; a connection that cannot roll back is not reused
+        if (!held.lost) await held.run(rollback).catch(() => held.destroy());
         throw error;
+      } finally {
+        held.release();
       }
     },
-    describe: (query, tableNames) => describeMysql(executor(pool), pool, query, tableNames),
+    describe: (query, tableNames) => describeMysql(poolExecutor, probe, query, tableNames),
     close: () => pool.end(),
   };
 }
 
-async function runMysql(conn: Queryable, query: Statement, timeoutMs: number): Promise<QueryResult> {
+function hold(conn: mysql.PoolConnection, statementTimeoutMs: number): Held {
+  let lost = false;
+  /**
+   * Out of the pool, and its socket closed now: mysql2's destroy only ends the socket, which then waits for a
+   * goodbye that a frozen peer never sends (the socket is mysql2's `stream`, not in its typings).
+   */
+  const destroy = () => {
+    lost = true;
+    conn.destroy();
+    (conn.connection as unknown as { stream?: { destroy(): void } }).stream?.destroy();
+  };
+  const query = async (statement: Statement): Promise<[unknown, mysql.FieldPacket[]]> => {
+    try {
+      return await bounded(
+        conn.query({ sql: statement.text, values: statement.params as Value[] }),
+        statementTimeoutMs,
+        destroy,
+      );
+    } catch (error) {
+      // a network failure (mysql2 marks it fatal) leaves nothing to reuse
+      if ((error as { fatal?: unknown }).fatal === true) destroy();
+      throw classifyDbError(mysqlErrors, error, statement);
+    }
+  };
+  return {
+    query,
+    destroy,
+    run: async (statement) => toResult((await query(statement))[0]),
+    get lost() {
+      return lost;
+    },
+    release: () => {
+      if (!lost) conn.release();
+    },
+  };
+}
+
+function toResult(result: unknown): QueryResult {
+  if (Array.isArray(result)) return { rows: result as unknown as QueryResult['rows'], rowsAffected: result.length };
+  const header = result as mysql.ResultSetHeader;
+  return {
+    rows: [],
+    rowsAffected: header.affectedRows,
+    insertId: header.insertId ? String(header.insertId) : undefined,
+  };
+}
+
+/**
+ * A client-side statement timeout. mysql2's own `timeout` only rejects the query and leaves the connection in
+ * the pool with the statement still running or its answer still to come; MySQL has no cancel on the same
+ * connection, so a call unanswered after the statement timeout and a margin is given up with its connection.
+ */
+async function bounded<T>(pending: Promise<T>, statementTimeoutMs: number, destroy: () => void): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      destroy();
+      reject(noAnswerError(statementTimeoutMs));
+    }, statementTimeoutMs + noAnswerMarginMs);
+  });
   try {
-    const [result] = await conn.query({ sql: query.text, values: query.params as Value[], timeout: timeoutMs });
-    if (Array.isArray(result)) return { rows: result as unknown as QueryResult['rows'], rowsAffected: result.length };
-    const header = result as mysql.ResultSetHeader;
-    return {
-      rows: [],
-      rowsAffected: header.affectedRows,
-      insertId: header.insertId ? String(header.insertId) : undefined,
-    };
-  } catch (error) {
-    throw classifyDbError(mysqlErrors, error, query);
+    return await Promise.race([pending, expired]);
+  } finally {
+    clearTimeout(timer);
   }
 }

@@ -1,10 +1,11 @@
 /**
  * PostgreSQL (and PGlite over the wire, and RDS Proxy) through postgres.js. Values come back as the database's
  * text (no JS floats, no Date) except booleans and bytea. No session state: unnamed statements
- * (prepare: false), no SET, so RDS Proxy never pins a connection.
+ * (prepare: false), no SET, so RDS Proxy never pins a connection. Every call is bounded on the client side:
+ * cancelled at the statement timeout, and given up (with its connection) when even the cancel brings no answer.
  */
 import postgres from 'postgres';
-import { classifyDbError } from './classify-error';
+import { classifyDbError, noAnswerError, noAnswerMarginMs } from './classify-error';
 import type { Database, Executor, QueryResult, Statement } from './database';
 import { describePostgres } from './describe-postgres';
 import { postgresErrors } from './postgres-errors';
@@ -18,49 +19,190 @@ export interface ConnectOptions {
 /** Every text-like type stays text both ways; the serializers decide how to write it. */
 const textOids = [20, 21, 23, 26, 114, 3802, 700, 701, 1082, 1083, 1114, 1184, 1266, 1700, 1186];
 
-export function connectPostgres(url: string, options: ConnectOptions): Database {
-  const sql = postgres(url, {
+const begin: Statement = { text: 'BEGIN', params: [] };
+const commit: Statement = { text: 'COMMIT', params: [] };
+const rollback: Statement = { text: 'ROLLBACK', params: [] };
+
+function createClient(url: string, options: ConnectOptions): postgres.Sql {
+  return postgres(url, {
     max: options.poolSize,
     prepare: false,
     fetch_types: false,
     connect_timeout: options.connectTimeoutMs / 1000,
     idle_timeout: 300,
+    // TCP keep-alive after 60 s idle, so a pooled connection whose peer is gone is noticed
+    keep_alive: 60,
+    // Reconnect at once: the default backoff waits up to 20 s after repeated failures, so answers during an
+    // outage, and the first request after it, would wait far beyond the connect timeout.
+    backoff: false,
     onnotice: () => {},
     connection: { application_name: 'relational-resource-service' },
     types: {
       text: { to: 25, from: textOids, serialize: (x: unknown) => String(x), parse: (x: string) => x },
     },
   });
+}
 
-  const executor = (runner: postgres.Sql | postgres.TransactionSql): Executor => ({
-    run: (query) => runPostgres(runner, query, options.statementTimeoutMs),
-  });
+export function connectPostgres(url: string, options: ConnectOptions): Database {
+  let client = createClient(url, options);
+  /**
+   * A call that got no answer leaves a connection that must never carry another statement. postgres.js cannot
+   * close one connection of its pool, so the whole client is replaced: later calls get a new one, and the old
+   * one is ended at once (its connections take a Terminate message and a FIN; a peer that is gone never answers
+   * them, so their sockets close when TCP gives up). On Lambda a container serves one request at a time with a
+   * pool of 1-2, so nothing else is lost; on a local server, the other requests in flight on the old client
+   * fail as unreachable too.
+   */
+  const giveUp = (stale: postgres.Sql) => {
+    if (client !== stale) return;
+    client = createClient(url, options);
+    stale.end({ timeout: 0 }).catch(() => {});
+  };
+  const bounds = { statementTimeoutMs: options.statementTimeoutMs, giveUp };
 
   return {
     dialect: 'postgres',
-    ...executor(sql),
-    async transaction(fn) {
-      return (await sql.begin((tx) => fn(executor(tx)))) as Awaited<ReturnType<typeof fn>>;
+    run: (query) => runPostgres(client, client, query, bounds),
+    transaction: (fn) => transaction(client, fn, bounds),
+    describe: (query, tableNames) => {
+      const sql = client;
+      return describePostgres(executor(sql, sql, bounds), boundedUnsafe(sql, bounds), query, tableNames);
     },
-    describe: (query, tableNames) => describePostgres(executor(sql), sql, query, tableNames),
-    close: () => sql.end({ timeout: 1 }),
+    close: () => client.end({ timeout: 1 }),
   };
 }
 
+interface Bounds {
+  readonly statementTimeoutMs: number;
+  /** Called with the client whose call got no answer. */
+  readonly giveUp: (client: postgres.Sql) => void;
+}
+
+const executor = (client: postgres.Sql, runner: postgres.Sql | postgres.TransactionSql, bounds: Bounds): Executor => ({
+  run: (query) => runPostgres(client, runner, query, bounds),
+});
+
+/** Commit when `fn` resolves, roll back when it throws; BEGIN, COMMIT and ROLLBACK are bounded too. */
+async function transaction<T>(client: postgres.Sql, fn: (tx: Executor) => Promise<T>, bounds: Bounds): Promise<T> {
+  const deadline = noAnswerDeadline(bounds, () => bounds.giveUp(client));
+  let failure: { error: unknown } | undefined;
+  // When the connection fails, postgres.js may reject the transaction before the statement in flight: the
+  // failure is then reported with that statement.
+  let running = begin;
+  const runner = (tx: postgres.TransactionSql): Executor => {
+    const statements = executor(client, tx, bounds);
+    return {
+      run: (query) => {
+        running = query;
+        return statements.run(query);
+      },
+    };
+  };
+  deadline.start();
+  const work = client.begin(async (tx) => {
+    deadline.stop();
+    try {
+      return await fn(runner(tx));
+    } catch (error) {
+      failure = { error };
+      throw error;
+    } finally {
+      running = failure ? rollback : commit;
+      deadline.start();
+    }
+  });
+  try {
+    return (await Promise.race([work, deadline.expired])) as T;
+  } catch (error) {
+    // the statement that failed is reported, even when the rollback after it failed too
+    throw failure ? failure.error : classifyDbError(postgresErrors, error, running);
+  } finally {
+    deadline.end();
+  }
+}
+
 async function runPostgres(
+  client: postgres.Sql,
   runner: postgres.Sql | postgres.TransactionSql,
   query: Statement,
-  timeoutMs: number,
+  bounds: Bounds,
 ): Promise<QueryResult> {
-  const pending = runner.unsafe(query.text, query.params as postgres.ParameterOrJSON<never>[]);
-  // A client-side statement timeout: cancel the query, no SET statement_timeout (it would pin RDS Proxy).
-  const timer = setTimeout(() => pending.cancel(), timeoutMs);
   try {
-    const result = await pending;
+    const result = await bounded(client, runner.unsafe(query.text, params(query)), bounds);
     return { rows: result as unknown as QueryResult['rows'], rowsAffected: result.count ?? result.length };
   } catch (error) {
     throw classifyDbError(postgresErrors, error, query);
-  } finally {
-    clearTimeout(timer);
   }
+}
+
+const params = (query: Statement) => query.params as postgres.ParameterOrJSON<never>[];
+
+/**
+ * The client for describe-postgres, which reads the probe's RowDescription from postgres.js's own result: its
+ * `unsafe` calls are bounded like every other call.
+ */
+function boundedUnsafe(client: postgres.Sql, bounds: Bounds): postgres.Sql {
+  return new Proxy(client, {
+    get: (target, key, receiver) =>
+      key === 'unsafe'
+        ? (text: string, values: postgres.ParameterOrJSON<never>[] = []) =>
+            bounded(target, target.unsafe(text, values), bounds)
+        : Reflect.get(target, key, receiver),
+  });
+}
+
+/**
+ * A client-side statement timeout: at DB_STATEMENT_TIMEOUT_MS the query is cancelled (no SET statement_timeout,
+ * which would pin RDS Proxy), which needs a new connection; when no answer has come even a margin later, the
+ * network is not carrying this connection (frozen, or the peer is gone), so the call is given up with it.
+ */
+async function bounded(
+  client: postgres.Sql,
+  pending: postgres.PendingQuery<postgres.Row[]>,
+  bounds: Bounds,
+): Promise<postgres.RowList<postgres.Row[]>> {
+  // a cancel request that cannot reach the server rejects: nothing to do, the deadline below still holds
+  const cancel = setTimeout(() => pending.cancel()?.catch(() => {}), bounds.statementTimeoutMs);
+  const deadline = noAnswerDeadline(bounds, () => bounds.giveUp(client));
+  deadline.start();
+  try {
+    return await Promise.race([pending, deadline.expired]);
+  } finally {
+    clearTimeout(cancel);
+    deadline.end();
+  }
+}
+
+/**
+ * DB_STATEMENT_TIMEOUT_MS and its margin, started and stopped around each wait for the database (a transaction's
+ * BEGIN, then its COMMIT): `expired` rejects with the no-answer error, after `onExpiry`, when one lasts too long.
+ * Once ended it never starts again: a transaction that settled early (its connection closed) still has its
+ * callback running, which must not start a deadline for a call long over.
+ */
+function noAnswerDeadline(bounds: Bounds, onExpiry: () => void) {
+  let timer: NodeJS.Timeout | undefined;
+  let ended = false;
+  let reject: (error: Error) => void = () => {};
+  const expired = new Promise<never>((_, r) => {
+    reject = r;
+  });
+  // whoever raced it may be gone when it rejects
+  expired.catch(() => {});
+  const stop = () => clearTimeout(timer);
+  return {
+    expired,
+    start() {
+      stop();
+      if (ended) return;
+      timer = setTimeout(() => {
+        onExpiry();
+        reject(noAnswerError(bounds.statementTimeoutMs));
+      }, bounds.statementTimeoutMs + noAnswerMarginMs);
+    },
+    stop,
+    end() {
+      ended = true;
+      stop();
+    },
+  };
 }

@@ -1,8 +1,9 @@
 /**
- * Table tests of the database error boundary (D19, D20): statements rendered with their values for messages,
- * and driver errors of both dialects classified into the service's errors. Pure: no database.
+ * Table tests of the database error boundary (error bodies, the unreachable database): statements rendered with
+ * their values for messages, and driver errors of both dialects classified into the service's errors. Pure: no
+ * database.
  */
-import { classifyDbError, relabel } from '../../lib/db/classify-error';
+import { classifyDbError, noAnswerError, relabel } from '../../lib/db/classify-error';
 import type { Statement } from '../../lib/db/database';
 import { inlineParams } from '../../lib/db/inline-params';
 import { mysqlErrors } from '../../lib/db/mysql-errors';
@@ -114,7 +115,7 @@ const classified: {
   error: unknown;
   expected: { name: string; status: number; code: string; message: string };
 }[] = [
-  // unreachable: 500, driver message :: SQL with its values (D20)
+  // unreachable: 500, driver message :: SQL with its values
   {
     name: 'postgres ECONNREFUSED',
     dialect: 'postgres',
@@ -190,6 +191,28 @@ const classified: {
       status: 500,
       code: 'database_unreachable',
       message: `Connection lost: The server closed the connection. :: ${mySql}`,
+    },
+  },
+  {
+    name: 'postgres: no answer within the statement timeout and its margin',
+    dialect: 'postgres',
+    error: noAnswerError(1500),
+    expected: {
+      name: 'DatabaseError',
+      status: 500,
+      code: 'database_unreachable',
+      message: `The database did not answer within 2000 ms (DB_STATEMENT_TIMEOUT_MS 1500 + 500); its connection was closed :: ${pgSql}`,
+    },
+  },
+  {
+    name: 'mysql: no answer within the statement timeout and its margin',
+    dialect: 'mysql',
+    error: noAnswerError(20000),
+    expected: {
+      name: 'DatabaseError',
+      status: 500,
+      code: 'database_unreachable',
+      message: `The database did not answer within 20500 ms (DB_STATEMENT_TIMEOUT_MS 20000 + 500); its connection was closed :: ${mySql}`,
     },
   },
   {
@@ -441,6 +464,11 @@ describe('classifyDbError', () => {
         throw classifyDbError(drivers[dialect], error, query, labelOf);
       }),
     ).toEqual(expected);
+  });
+
+  it('an error already classified (by the statement that failed first) is kept as it is', () => {
+    const first = classifyDbError(postgresErrors, { code: 'ECONNRESET', message: 'read ECONNRESET' }, pgQuery);
+    expect(classifyDbError(postgresErrors, first, { text: 'ROLLBACK', params: [] })).toBe(first);
   });
 
   it('without labelOf, column names are kept', () => {

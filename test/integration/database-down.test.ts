@@ -1,6 +1,7 @@
 /**
- * Spec 7 and D20: a database that cannot be reached answers 500 with `driver message :: SQL` within the connect
- * timeout, and the service recovers by itself when the database comes back.
+ * A database that cannot be reached answers 500 with `driver message :: SQL` within the connect timeout, and the
+ * service recovers by itself when the database comes back. The network faults on a server that was reached
+ * (dropped, frozen connections) are in test/faults.
  */
 import net from 'node:net';
 import { PGlite } from '@electric-sql/pglite';
@@ -87,7 +88,7 @@ describe.each([
 });
 
 describe('recovery', () => {
-  it('the next request after the database is back succeeds without a restart (D20)', async () => {
+  it('the next request after the database is back succeeds without a restart', async () => {
     const db = await PGlite.create();
     for (const statement of [...testSchema('postgres'), ...testData('postgres')]) await db.exec(statement);
     const port = await closedPort();
