@@ -20,6 +20,8 @@ export interface Config {
   readonly statementTimeoutMs: number;
   /** Connections per database and container: 1-2 on Lambda (one request at a time), more locally. */
   readonly poolSize: number;
+  /** How long an unused pooled connection stays open, in seconds. */
+  readonly idleTimeoutS: number;
   readonly maxBodyBytes: number;
   readonly maxResultBytes: number;
 }
@@ -58,6 +60,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     connectTimeoutMs: positiveInt(env, 'DB_CONNECT_TIMEOUT_MS', 3000),
     statementTimeoutMs: positiveInt(env, 'DB_STATEMENT_TIMEOUT_MS', 20000),
     poolSize: positiveInt(env, 'DB_POOL_SIZE', onLambda ? 2 : 5),
+    idleTimeoutS: positiveInt(env, 'DB_IDLE_TIMEOUT_S', 300),
     maxBodyBytes: positiveInt(env, 'MAX_BODY_BYTES', 5 * 1024 * 1024),
     maxResultBytes: positiveInt(env, 'MAX_RESULT_BYTES', 5 * 1024 * 1024),
   });

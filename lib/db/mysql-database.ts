@@ -7,10 +7,11 @@
  */
 import mysql from 'mysql2/promise';
 import type { Value } from '../values';
-import { classifyDbError, noAnswerError, noAnswerMarginMs } from './classify-error';
+import { classifyDbError } from './classify-error';
 import type { Database, Executor, QueryResult, Statement } from './database';
 import { describeMysql } from './describe-mysql';
 import { mysqlErrors } from './mysql-errors';
+import { noAnswerDeadline } from './no-answer-deadline';
 import type { ConnectOptions } from './postgres-database';
 
 const typeCast: mysql.TypeCast = (field, next) => {
@@ -36,6 +37,11 @@ export function mysqlOptions(url: string, options: ConnectOptions): mysql.PoolOp
     password: decodeURIComponent(u.password),
     database: decodeURIComponent(u.pathname.slice(1)) || undefined,
     connectionLimit: options.poolSize,
+    // mysql2 closes connections unused for idleTimeout only when maxIdle is below the limit, and then also closes
+    // free connections beyond maxIdle at once: one below the limit only trims a pool whose every connection is
+    // free (a pool of one keeps its connection)
+    maxIdle: Math.max(1, options.poolSize - 1),
+    idleTimeout: options.idleTimeoutS * 1000,
     connectTimeout: options.connectTimeoutMs,
     // TCP keep-alive after 60 s idle, so a pooled connection whose peer is gone is noticed
     enableKeepAlive: true,
@@ -163,16 +169,11 @@ function toResult(result: unknown): QueryResult {
  * connection, so a call unanswered after the statement timeout and a margin is given up with its connection.
  */
 async function bounded<T>(pending: Promise<T>, statementTimeoutMs: number, destroy: () => void): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const expired = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
-      destroy();
-      reject(noAnswerError(statementTimeoutMs));
-    }, statementTimeoutMs + noAnswerMarginMs);
-  });
+  const deadline = noAnswerDeadline(statementTimeoutMs, destroy);
+  deadline.start();
   try {
-    return await Promise.race([pending, expired]);
+    return await Promise.race([pending, deadline.expired]);
   } finally {
-    clearTimeout(timer);
+    deadline.end();
   }
 }

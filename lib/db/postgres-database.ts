@@ -5,15 +5,17 @@
  * cancelled at the statement timeout, and given up (with its connection) when even the cancel brings no answer.
  */
 import postgres from 'postgres';
-import { classifyDbError, noAnswerError, noAnswerMarginMs } from './classify-error';
+import { classifyDbError } from './classify-error';
 import type { Database, Executor, QueryResult, Statement } from './database';
 import { describePostgres } from './describe-postgres';
+import { noAnswerDeadline } from './no-answer-deadline';
 import { postgresErrors } from './postgres-errors';
 
 export interface ConnectOptions {
   readonly connectTimeoutMs: number;
   readonly statementTimeoutMs: number;
   readonly poolSize: number;
+  readonly idleTimeoutS: number;
 }
 
 /** Every text-like type stays text both ways; the serializers decide how to write it. */
@@ -29,7 +31,7 @@ function createClient(url: string, options: ConnectOptions): postgres.Sql {
     prepare: false,
     fetch_types: false,
     connect_timeout: options.connectTimeoutMs / 1000,
-    idle_timeout: 300,
+    idle_timeout: options.idleTimeoutS,
     // TCP keep-alive after 60 s idle, so a pooled connection whose peer is gone is noticed
     keep_alive: 60,
     // Reconnect at once: the default backoff waits up to 20 s after repeated failures, so answers during an
@@ -84,7 +86,7 @@ const executor = (client: postgres.Sql, runner: postgres.Sql | postgres.Transact
 
 /** Commit when `fn` resolves, roll back when it throws; BEGIN, COMMIT and ROLLBACK are bounded too. */
 async function transaction<T>(client: postgres.Sql, fn: (tx: Executor) => Promise<T>, bounds: Bounds): Promise<T> {
-  const deadline = noAnswerDeadline(bounds, () => bounds.giveUp(client));
+  const deadline = noAnswerDeadline(bounds.statementTimeoutMs, () => bounds.giveUp(client));
   let failure: { error: unknown } | undefined;
   // When the connection fails, postgres.js may reject the transaction before the statement in flight: the
   // failure is then reported with that statement.
@@ -163,7 +165,7 @@ async function bounded(
 ): Promise<postgres.RowList<postgres.Row[]>> {
   // a cancel request that cannot reach the server rejects: nothing to do, the deadline below still holds
   const cancel = setTimeout(() => pending.cancel()?.catch(() => {}), bounds.statementTimeoutMs);
-  const deadline = noAnswerDeadline(bounds, () => bounds.giveUp(client));
+  const deadline = noAnswerDeadline(bounds.statementTimeoutMs, () => bounds.giveUp(client));
   deadline.start();
   try {
     return await Promise.race([pending, deadline.expired]);
@@ -171,38 +173,4 @@ async function bounded(
     clearTimeout(cancel);
     deadline.end();
   }
-}
-
-/**
- * DB_STATEMENT_TIMEOUT_MS and its margin, started and stopped around each wait for the database (a transaction's
- * BEGIN, then its COMMIT): `expired` rejects with the no-answer error, after `onExpiry`, when one lasts too long.
- * Once ended it never starts again: a transaction that settled early (its connection closed) still has its
- * callback running, which must not start a deadline for a call long over.
- */
-function noAnswerDeadline(bounds: Bounds, onExpiry: () => void) {
-  let timer: NodeJS.Timeout | undefined;
-  let ended = false;
-  let reject: (error: Error) => void = () => {};
-  const expired = new Promise<never>((_, r) => {
-    reject = r;
-  });
-  // whoever raced it may be gone when it rejects
-  expired.catch(() => {});
-  const stop = () => clearTimeout(timer);
-  return {
-    expired,
-    start() {
-      stop();
-      if (ended) return;
-      timer = setTimeout(() => {
-        onExpiry();
-        reject(noAnswerError(bounds.statementTimeoutMs));
-      }, bounds.statementTimeoutMs + noAnswerMarginMs);
-    },
-    stop,
-    end() {
-      ended = true;
-      stop();
-    },
-  };
 }

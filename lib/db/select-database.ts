@@ -102,8 +102,8 @@ export function selectDatabase(config: Config, database?: string): Promise<Datab
   const url = databaseUrlFor(config, database);
   let db = databases.get(url);
   if (!db) {
-    const { connectTimeoutMs, statementTimeoutMs, poolSize } = config;
-    db = drivers[dialectOf(url)](url, { connectTimeoutMs, statementTimeoutMs, poolSize });
+    const { connectTimeoutMs, statementTimeoutMs, poolSize, idleTimeoutS } = config;
+    db = drivers[dialectOf(url)](url, { connectTimeoutMs, statementTimeoutMs, poolSize, idleTimeoutS });
     databases.set(url, db);
   }
   return db;

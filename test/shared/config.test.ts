@@ -24,6 +24,7 @@ const defaults: Config = {
   connectTimeoutMs: 3000,
   statementTimeoutMs: 20000,
   poolSize: 5,
+  idleTimeoutS: 300,
   maxBodyBytes: mib5,
   maxResultBytes: mib5,
 };
@@ -68,6 +69,7 @@ describe('readConfig', () => {
         DB_CONNECT_TIMEOUT_MS: '1500',
         DB_STATEMENT_TIMEOUT_MS: '9000',
         DB_POOL_SIZE: '1',
+        DB_IDLE_TIMEOUT_S: '30',
         MAX_BODY_BYTES: '1024',
         MAX_RESULT_BYTES: '2048',
       },
@@ -76,6 +78,7 @@ describe('readConfig', () => {
         connectTimeoutMs: 1500,
         statementTimeoutMs: 9000,
         poolSize: 1,
+        idleTimeoutS: 30,
         maxBodyBytes: 1024,
         maxResultBytes: 2048,
       },

@@ -524,7 +524,7 @@ describe.each(targets())('every compiled statement runs on $name', (target) => {
   beforeAll(async () => {
     testDb = await target.create();
     for (const statement of setup[target.dialect](new URL(testDb.url).pathname.slice(1))) await testDb.exec(statement);
-    const options = { connectTimeoutMs: 3000, statementTimeoutMs: 10000, poolSize: 1 };
+    const options = { connectTimeoutMs: 3000, statementTimeoutMs: 10000, poolSize: 1, idleTimeoutS: 300 };
     db = target.dialect === 'postgres' ? connectPostgres(testDb.url, options) : connectMysql(testDb.url, options);
   });
   afterAll(async () => {

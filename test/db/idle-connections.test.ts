@@ -1,0 +1,52 @@
+/**
+ * DB_IDLE_TIMEOUT_S on the real servers: the connections a burst opened are closed once they have been unused for
+ * the idle timeout, on PostgreSQL and on MariaDB alike, and the pool opens a fresh one for the next statement.
+ *
+ * Servers only: PGlite's server counts no sessions the way a database does.
+ */
+import type { Database } from '../../lib/db/database';
+import { connectMysql } from '../../lib/db/mysql-database';
+import { connectPostgres } from '../../lib/db/postgres-database';
+import { serverTargets, type TestDatabase } from '../support/databases';
+
+const options = { connectTimeoutMs: 3000, statementTimeoutMs: 10000, poolSize: 3, idleTimeoutS: 1 };
+
+const connect = { postgres: connectPostgres, mysql: connectMysql };
+/** The sessions on the test's own database, including the one that asks (the test's own connection). */
+const sessions = {
+  postgres: 'SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database()',
+  mysql: 'SELECT COUNT(*) AS n FROM information_schema.PROCESSLIST WHERE DB = DATABASE()',
+};
+const sleep = { postgres: 'SELECT pg_sleep(0.3)', mysql: 'SELECT SLEEP(0.3)' };
+
+for (const target of serverTargets()) {
+  describe(`idle connections on ${target.name}`, () => {
+    let testDb: TestDatabase;
+    let db: Database | undefined;
+    const count = async () => Number((await testDb.exec(sessions[target.dialect]))[0]?.n);
+
+    beforeAll(async () => {
+      testDb = await target.create();
+    });
+    afterAll(async () => {
+      await db?.close();
+      await testDb?.drop();
+    });
+
+    it('closes what a burst opened once it is idle, and reconnects for the next statement', async () => {
+      const idle = await count();
+      db = connect[target.dialect](testDb.url, options);
+      const pool = db;
+      await Promise.all([1, 2, 3].map(() => pool.run({ text: sleep[target.dialect], params: [] })));
+      expect(await count()).toBe(idle + 3);
+
+      const deadline = Date.now() + 5000;
+      while ((await count()) > idle && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(await count()).toBe(idle);
+
+      const { rows } = await pool.run({ text: 'SELECT 1 AS one', params: [] });
+      expect(Number(rows[0]?.one)).toBe(1);
+      expect(await count()).toBe(idle + 1);
+    });
+  });
+}
