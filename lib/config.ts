@@ -24,6 +24,24 @@ export interface Config {
   readonly idleTimeoutS: number;
   readonly maxBodyBytes: number;
   readonly maxResultBytes: number;
+  /** Sign-in: the token issuer (`iss`); none means the service runs open, without sign-in or privileges. */
+  readonly authIssuer?: string;
+  /** The audience (`aud`) a token must name; required with authIssuer. */
+  readonly authAudience?: string;
+  /** Where the issuer's signing keys are: https://, http:// or a local file: URL (default: the issuer's JWKS). */
+  readonly authJwksUrl?: string;
+  /** The claim holding the caller's roles: a name (`roles`, `cognito:groups`, `scope`) or a dotted path. */
+  readonly authRolesClaim: string;
+  /** The role that may reload definitions through /conf/reload. */
+  readonly authAdminRole: string;
+  /** The privileges file: a path, or s3://bucket/key. */
+  readonly privileges?: string;
+  /** Connect with an RDS IAM authentication token (rds-signer) instead of a password. */
+  readonly databaseIamAuth: boolean;
+  /** A Secrets Manager secret (the RDS secret JSON) holding the database login. */
+  readonly databaseSecretArn?: string;
+  /** True on AWS Lambda itself (not under serverless-offline): API Gateway's authorizer has checked the token. */
+  readonly onLambda: boolean;
 }
 
 function positiveInt(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -32,6 +50,13 @@ function positiveInt(env: NodeJS.ProcessEnv, name: string, fallback: number): nu
   const n = Number(raw);
   if (!Number.isInteger(n) || n <= 0) throw new ConfigurationError(`${name} must be a positive integer, got "${raw}"`);
   return n;
+}
+
+function flag(env: NodeJS.ProcessEnv, name: string): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '' || raw === 'false') return false;
+  if (raw === 'true') return true;
+  throw new ConfigurationError(`${name} must be true or false, got "${raw}"`);
 }
 
 function nonNegativeInt(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -63,7 +88,32 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     idleTimeoutS: positiveInt(env, 'DB_IDLE_TIMEOUT_S', 300),
     maxBodyBytes: positiveInt(env, 'MAX_BODY_BYTES', 5 * 1024 * 1024),
     maxResultBytes: positiveInt(env, 'MAX_RESULT_BYTES', 5 * 1024 * 1024),
+    ...authConfig(env),
+    databaseIamAuth: flag(env, 'DATABASE_IAM_AUTH'),
+    databaseSecretArn: env.DATABASE_SECRET_ARN || undefined,
+    onLambda,
   });
+}
+
+/** Sign-in and privileges: all or nothing, so a half-configured service never runs open by mistake. */
+export function authConfig(env: NodeJS.ProcessEnv) {
+  const authIssuer = env.AUTH_ISSUER || undefined;
+  const authAudience = env.AUTH_AUDIENCE || undefined;
+  if (authIssuer && !authAudience)
+    throw new ConfigurationError('AUTH_AUDIENCE must be set with AUTH_ISSUER: the audience tokens must name');
+  if (!authIssuer) {
+    for (const name of ['AUTH_AUDIENCE', 'AUTH_JWKS_URL', 'PRIVILEGES'])
+      if (env[name])
+        throw new ConfigurationError(`${name} is set but AUTH_ISSUER is not: without sign-in it cannot apply`);
+  }
+  return {
+    authIssuer,
+    authAudience,
+    authJwksUrl: env.AUTH_JWKS_URL || undefined,
+    authRolesClaim: env.AUTH_ROLES_CLAIM || 'roles',
+    authAdminRole: env.AUTH_ADMIN_ROLE || 'admin',
+    privileges: env.PRIVILEGES || undefined,
+  };
 }
 
 /**

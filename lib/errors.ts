@@ -41,6 +41,23 @@ export class BadRequestError extends ServiceError {
   }
 }
 
+/** 401: sign-in is required and the request has no valid token; carries WWW-Authenticate: Bearer. */
+export class UnauthenticatedError extends ServiceError {
+  constructor(message: string, bearerError?: 'invalid_request' | 'invalid_token', cause?: unknown) {
+    const challenge = bearerError
+      ? `Bearer realm="relational-resource-service", error="${bearerError}"`
+      : 'Bearer realm="relational-resource-service"';
+    super(401, 'unauthenticated', message, { headers: { 'WWW-Authenticate': challenge }, cause });
+  }
+}
+
+/** 403: the caller's roles do not hold the privilege, or a claim the resource needs is missing. */
+export class ForbiddenError extends ServiceError {
+  constructor(code: 'forbidden' | 'claim_missing', message: string) {
+    super(403, code, message);
+  }
+}
+
 /** 404: an unknown resource (its text names the definition file expected), an unknown path, a missing parent. */
 export class NotFoundError extends ServiceError {
   constructor(code: string, message: string, cause?: unknown) {
@@ -118,6 +135,13 @@ export const errorCatalog: readonly { code: string; status: number; when: string
     status: 400,
     when: 'the write needs a link between two tables of the resource that the database does not declare',
   },
+  {
+    code: 'unauthenticated',
+    status: 401,
+    when: 'sign-in is on and the token is missing, malformed, expired or invalid',
+  },
+  { code: 'forbidden', status: 403, when: "none of the caller's roles holds the privilege for the operation" },
+  { code: 'claim_missing', status: 403, when: "the resource's query uses a claim that the caller's token lacks" },
   { code: 'resource_not_found', status: 404, when: 'no definition file for the resource name' },
   { code: 'parent_not_found', status: 404, when: 'the parent named in the path of C3, U4 or D4 does not exist' },
   { code: 'path_not_found', status: 404, when: 'the path is not served' },
@@ -134,6 +158,8 @@ export const errorCatalog: readonly { code: string; status: number; when: string
     status: 500,
     when: 'the S3 definitions store cannot be read (access, bucket, network)',
   },
+  { code: 'privileges_invalid', status: 500, when: 'the privileges file is missing, unreadable or malformed' },
+  { code: 'auth_unavailable', status: 500, when: "the issuer's signing keys cannot be fetched" },
   { code: 'configuration_invalid', status: 500, when: 'a setting such as DB_POOL_SIZE has an unusable value' },
   {
     code: 'database_unconfigured',

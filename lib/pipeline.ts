@@ -1,40 +1,54 @@
 /**
- * The /res pipeline, top to bottom: parse the request, negotiate the response type, resolve the resource, plan,
- * execute, serialize. Only the order lives here: each stage throws typed errors, and lib/http/create-handler
- * turns any of them into the response.
+ * The /res pipeline, top to bottom: check the caller's privilege for the resource and operation, parse the
+ * request, negotiate the response type, resolve the resource, plan (with the caller's claims), execute,
+ * serialize. Only the order lives here: each stage throws typed errors, and lib/http/create-handler turns any of
+ * them into the response.
  */
+import { authorize } from './auth/authorize';
+import type { Caller, Privilege } from './auth/caller';
+import { privilegesOf } from './auth/privileges-store';
 import { config } from './config';
 import { resolveResource } from './definitions/resolve-resource';
 import { TooLargeError } from './errors';
 import { executeRead, executeWrite } from './execute/execute-plan';
 import type { HttpRequest } from './http/from-event';
 import { negotiateResponse } from './http/negotiate';
+import { privateCacheControl } from './http/private-cache-control';
 import { type HttpResponse, toResult } from './http/to-result';
 import { planRead } from './plan/plan-read';
 import { planWrite } from './plan/plan-write';
-import { parseRequest } from './request/parse-request';
+import { parseRequest, requestTarget } from './request/parse-request';
+import type { Operation } from './request/resource-request';
 import { groupRows } from './serial/group-rows';
 import { serializeRead } from './serial/serialize-read';
 import { serializeWrite } from './serial/serialize-write';
 
-export async function serveResource(http: HttpRequest): Promise<HttpResponse> {
+/** The privilege each operation needs, named as in the privileges file. */
+const privilegeOf: Readonly<Record<Operation, Privilege>> = {
+  read: 'select',
+  insert: 'insert',
+  update: 'update',
+  delete: 'delete',
+};
+
+export async function serveResource(http: HttpRequest, caller: Caller): Promise<HttpResponse> {
   const settings = config();
-  const request = parseRequest(
-    {
-      method: http.method,
-      path: http.path,
-      rawQuery: http.rawQuery,
-      contentType: http.headers['content-type'],
-      methodOverride: http.headers['x-http-method-override'],
-      body: http.body,
-    },
-    settings,
-  );
+  const parts = {
+    method: http.method,
+    path: http.path,
+    rawQuery: http.rawQuery,
+    contentType: http.headers['content-type'],
+    methodOverride: http.headers['x-http-method-override'],
+    body: http.body,
+  };
+  const target = requestTarget(parts);
+  if (caller.signedIn) authorize(caller, await privilegesOf(settings), target.name, privilegeOf[target.op]);
+  const request = parseRequest(parts, settings);
   const bodyType = request.op === 'read' ? undefined : request.body?.type;
   const output = negotiateResponse(http.headers.accept, request.query.output, bodyType);
   const { resource, db } = await resolveResource(settings, request.name);
   if (request.op === 'read') {
-    const rows = await executeRead(db, resource, planRead(resource, request));
+    const rows = await executeRead(db, resource, planRead(resource, request, caller.claims));
     const body = serializeRead(resource, groupRows(resource, rows), output);
     if (Buffer.byteLength(body) > settings.maxResultBytes) {
       throw new TooLargeError(
@@ -42,9 +56,10 @@ export async function serveResource(http: HttpRequest): Promise<HttpResponse> {
         `The result is larger than ${settings.maxResultBytes} bytes; page it with _limit and _offset, or narrow it with filters`,
       );
     }
-    return toResult(200, output, body, { 'Cache-Control': resource.cacheControl });
+    const cacheControl = caller.signedIn ? privateCacheControl(resource.cacheControl) : resource.cacheControl;
+    return toResult(200, output, body, { 'Cache-Control': cacheControl });
   }
-  const outcome = await executeWrite(db, resource, planWrite(resource, request));
+  const outcome = await executeWrite(db, resource, planWrite(resource, request, caller.claims));
   const body = serializeWrite(resource, outcome.rowsAffected, outcome.rows, output);
   return toResult(200, output, body, { 'Cache-Control': 'no-store' });
 }

@@ -117,14 +117,27 @@ export interface ValidationRule {
   readonly maxValue?: number;
 }
 
+/**
+ * A query that shows each caller their own rows: its text split at each `{{claim:NAME}}` placeholder. `parts`
+ * has one more member than `claims`; a caller's claim values stand between the parts as bound parameters, never
+ * as SQL text.
+ */
+export interface ClaimQuery {
+  readonly parts: readonly string[];
+  /** Claim names in placeholder order (a name may come more than once). */
+  readonly claims: readonly string[];
+}
+
 export interface SqlResource {
   readonly name: string;
   readonly file: string;
   readonly kind: ResourceKind;
   readonly database: string;
   readonly dialect: Dialect;
-  /** The definition's SELECT, trimmed, without a trailing semicolon. */
+  /** The definition's SELECT as written, trimmed, without a trailing semicolon. */
   readonly query: string;
+  /** Set when the query uses claims (`{{claim:NAME}}`): it is then run only as a ClaimQuery, with a caller's claims. */
+  readonly claimQuery?: ClaimQuery;
   readonly rowName: string;
   readonly collectionName: string;
   /** Set for hierarchical resources. */

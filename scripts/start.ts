@@ -10,6 +10,8 @@ import { createServer } from 'node:net';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import postgres from 'postgres';
+import { defaultJwksUrl } from '../lib/auth/authenticate';
+import { authConfig } from '../lib/config';
 import { maskUrl } from '../lib/db/mask-url';
 import { seedDemo } from './demo/seed';
 import { startPgliteServer } from './pglite-server';
@@ -81,17 +83,37 @@ function readPort(raw: string | undefined): number {
   return port;
 }
 
-function printBanner(port: number, database: LocalDatabase): void {
+type SignInSettings = ReturnType<typeof authConfig>;
+
+/** The banner's lines about sign-in: open says so plainly; on names the issuer, audience and privileges file. */
+function signInLines(settings: SignInSettings): string[] {
+  if (!settings.authIssuer)
+    return [
+      'Sign-in: off. Anyone who can reach this port may read and write every resource;',
+      'set AUTH_ISSUER and AUTH_AUDIENCE to require tokens (README: Securing it).',
+    ];
+  return [
+    `Sign-in: on. Tokens from ${settings.authIssuer} for ${settings.authAudience}, keys from ${settings.authJwksUrl ?? defaultJwksUrl(settings.authIssuer)}`,
+    settings.privileges
+      ? `Privileges: ${settings.privileges}; roles from the claim ${settings.authRolesClaim}`
+      : 'Privileges: none (PRIVILEGES is not set), so every request is denied',
+  ];
+}
+
+function printBanner(port: number, database: LocalDatabase, settings: SignInSettings): void {
   const base = `http://localhost:${port}`;
+  const auth = settings.authIssuer ? '-H "Authorization: Bearer $TOKEN" ' : '';
   const lines = [
     '',
     `  Relational Resource Service: ${base}/res/`,
     ...database.description.map((line) => `  ${line}`),
+    ...signInLines(settings).map((line) => `  ${line}`),
     '',
     '  Try:',
-    `    curl ${base}/res/Publisher`,
-    `    curl '${base}/res/Book?publisher_id=3&_output=json'`,
-    `    curl -H 'Accept: application/json' ${base}/res/bookstore.Author/1`,
+    ...(settings.authJwksUrl?.startsWith('file:') ? ['    TOKEN=$(npm run -s token -- --roles reader)'] : []),
+    `    curl ${auth}${base}/res/Publisher`,
+    `    curl ${auth}'${base}/res/Book?publisher_id=3&_output=json'`,
+    `    curl ${auth}-H 'Accept: application/json' ${base}/res/bookstore.Author/1`,
     '',
     '  Stop with Ctrl-C.',
     '',
@@ -168,6 +190,9 @@ function superviseChild(child: ChildProcess, database: LocalDatabase): void {
 
 async function main(): Promise<void> {
   const port = readPort(process.env.PORT);
+  // sign-in set up by halves (AUTH_ISSUER without AUTH_AUDIENCE, say) stops npm start before it serves anything;
+  // other bad settings are answered by the handlers, as on Lambda
+  const settings = authConfig(process.env);
   const definitionsDir = path.resolve(process.env.DEFINITIONS_DIR || path.join(ROOT, 'definitions'));
   const database = await openDatabase();
   const child = spawnOffline({
@@ -181,7 +206,7 @@ async function main(): Promise<void> {
   });
   let announced = false;
   const announce = () => {
-    if (!announced) printBanner(port, database);
+    if (!announced) printBanner(port, database, settings);
     announced = true;
   };
   pipeThrough(child.stdout as NodeJS.ReadableStream, process.stdout, announce);

@@ -7,7 +7,9 @@ import { BadRequestError, ConflictError, DatabaseError, ServiceError } from '../
 import type { Statement } from './database';
 import { inlineParams, type PlaceholderStyle } from './inline-params';
 
-export type ErrorKind = 'unreachable' | 'missing_database' | 'unique' | 'foreign_key' | 'bad_value' | 'other';
+/** `login`: the database refused the login (a wrong password or token): unreachable for the client, and a sign that a
+ * rotated secret must be fetched again. */
+export type ErrorKind = 'unreachable' | 'login' | 'missing_database' | 'unique' | 'foreign_key' | 'bad_value' | 'other';
 
 /** What one driver contributes: its own error codes, and how its statements show their values. */
 export interface DriverErrors {
@@ -88,6 +90,7 @@ export function classifyDbError(
   const statement = inlineParams(query, driver.placeholders);
   switch (kindOf(driver, err)) {
     case 'unreachable':
+    case 'login':
       return new DatabaseError('database_unreachable', `${message} :: ${statement}`, error);
     case 'missing_database':
       // a configuration error, not the definition's: resolve-resource names the variable that fixes it
@@ -101,6 +104,12 @@ export function classifyDbError(
     case 'other':
       return new DatabaseError('database_error', `${message} :: ${statement}`, error);
   }
+}
+
+/** True when the database refused the login (the driver error, or the service's error standing for it). */
+export function isLoginRejected(driver: DriverErrors, error: unknown): boolean {
+  const err = error instanceof ServiceError ? error.cause : error;
+  return typeof err === 'object' && err !== null && driver.kindOf(err as DriverError) === 'login';
 }
 
 /** Rewrites `Key (col, col)=` (PostgreSQL) and `for key 'col'` (MySQL) with labels. */

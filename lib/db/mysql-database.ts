@@ -6,9 +6,11 @@
  * returned to the pool.
  */
 import mysql from 'mysql2/promise';
+import { ConfigurationError } from '../errors';
 import type { Value } from '../values';
 import { classifyDbError } from './classify-error';
 import type { Database, Executor, QueryResult, Statement } from './database';
+import type { PasswordSource } from './database-credentials';
 import { describeMysql } from './describe-mysql';
 import { mysqlErrors } from './mysql-errors';
 import { noAnswerDeadline } from './no-answer-deadline';
@@ -26,10 +28,43 @@ const startTransaction: Statement = { text: 'START TRANSACTION', params: [] };
 const commit: Statement = { text: 'COMMIT', params: [] };
 const rollback: Statement = { text: 'ROLLBACK', params: [] };
 
+/**
+ * `?ssl=true`: TLS verified against the CAs Node trusts; `?ssl=Amazon RDS`: verified against the RDS and RDS Proxy
+ * CAs (mysql2's profile); `?ssl=require`: encrypted, not verified.
+ */
+function tlsOf(ssl: string | null): mysql.PoolOptions['ssl'] {
+  if (ssl === 'Amazon RDS') return 'Amazon RDS';
+  if (ssl === 'require') return { rejectUnauthorized: false };
+  return ssl && ssl !== 'false' ? {} : undefined;
+}
+
+/**
+ * An IAM token is a bearer credential for 15 minutes, sent in clear (mysql_clear_password): TLS is required, by
+ * default verified against the RDS and RDS Proxy CAs. A URL that turns TLS off is refused.
+ */
+function iamTlsOf(ssl: string | null): mysql.PoolOptions['ssl'] {
+  if (ssl === 'false') {
+    throw new ConfigurationError(
+      'DATABASE_IAM_AUTH=true sends the IAM token as the password, so it needs TLS; the database URL has ssl=false: leave it out (TLS verified against the RDS CAs), or use ssl=true or ssl=require',
+    );
+  }
+  return tlsOf(ssl ?? 'Amazon RDS');
+}
+
+/**
+ * With IAM, RDS asks for the password in clear (the mysql_clear_password plugin) on each login: the plugin answers
+ * with a token signed for that connection. mysql2 calls it only when the server asks, and reports its failure as
+ * the connection's error.
+ */
+function iamPlugins(source: PasswordSource): mysql.PoolOptions['authPlugins'] {
+  return { mysql_clear_password: () => async () => Buffer.from(`${await source.password()}\0`) };
+}
+
 /** `mysql://user:password@host:port/database?ssl=true`; the password is URL-decoded. */
-export function mysqlOptions(url: string, options: ConnectOptions): mysql.PoolOptions {
+export function mysqlOptions(url: string, options: ConnectOptions, source?: PasswordSource): mysql.PoolOptions {
   const u = new URL(url);
   const ssl = u.searchParams.get('ssl');
+  const tls = source?.kind === 'iam' ? iamTlsOf(ssl) : tlsOf(ssl);
   return {
     host: u.hostname,
     port: u.port ? Number(u.port) : 3306,
@@ -52,8 +87,20 @@ export function mysqlOptions(url: string, options: ConnectOptions): mysql.PoolOp
     decimalNumbers: false,
     typeCast,
     charset: 'utf8mb4',
-    ...(ssl && ssl !== 'false' ? { ssl: ssl === 'Amazon RDS' ? 'Amazon RDS' : {} } : {}),
+    ...(tls ? { ssl: tls } : {}),
+    ...(source?.kind === 'iam' ? { authPlugins: iamPlugins(source) } : {}),
   };
+}
+
+/**
+ * The secret's password for the pool's next new connection. mysql2 (3.x) takes no password function: it copies the
+ * pool's connection settings into each connection it opens (`_createConnectionConfig`), so the password set here
+ * before asking for a connection is the one a new connection logs in with; a pooled connection keeps its login.
+ * test/db/credentials.test.ts proves it on MariaDB, with a password rotated under a running pool.
+ */
+function setPoolPassword(pool: mysql.Pool, password: string): void {
+  (pool.pool as unknown as { config: { connectionConfig: { password?: string } } }).config.connectionConfig.password =
+    password;
 }
 
 /** One pooled connection held for a call or a transaction. */
@@ -69,9 +116,10 @@ interface Held {
   release(): void;
 }
 
-export function connectMysql(url: string, options: ConnectOptions): Database {
-  const pool = mysql.createPool(mysqlOptions(url, options));
+export function connectMysql(url: string, options: ConnectOptions, source?: PasswordSource): Database {
+  const pool = mysql.createPool(mysqlOptions(url, options, source));
   const acquire = async (query: Statement): Promise<Held> => {
+    if (source?.kind === 'secret') setPoolPassword(pool, await source.password());
     try {
       return hold(await pool.getConnection(), options.statementTimeoutMs);
     } catch (error) {

@@ -16,7 +16,7 @@ const mysqlErrnos: Record<number, ErrorKind> = {
   1366: 'bad_value', // ER_TRUNCATED_WRONG_VALUE_FOR_FIELD
   3819: 'bad_value', // ER_CHECK_CONSTRAINT_VIOLATED (MySQL)
   4025: 'bad_value', // ER_CONSTRAINT_FAILED (MariaDB CHECK)
-  1045: 'unreachable', // ER_ACCESS_DENIED_ERROR: cannot log in
+  1045: 'login', // ER_ACCESS_DENIED_ERROR: a wrong password (a rotated secret) or a rejected IAM token
   1049: 'missing_database', // ER_BAD_DB_ERROR: the database the URL names does not exist
   1040: 'unreachable', // ER_CON_COUNT_ERROR: too many connections
 };

@@ -5,8 +5,10 @@
  * cancelled at the statement timeout, and given up (with its connection) when even the cancel brings no answer.
  */
 import postgres from 'postgres';
+import { ConfigurationError } from '../errors';
 import { classifyDbError } from './classify-error';
 import type { Database, Executor, QueryResult, Statement } from './database';
+import type { PasswordSource } from './database-credentials';
 import { describePostgres } from './describe-postgres';
 import { noAnswerDeadline } from './no-answer-deadline';
 import { postgresErrors } from './postgres-errors';
@@ -25,8 +27,31 @@ const begin: Statement = { text: 'BEGIN', params: [] };
 const commit: Statement = { text: 'COMMIT', params: [] };
 const rollback: Statement = { text: 'ROLLBACK', params: [] };
 
-function createClient(url: string, options: ConnectOptions): postgres.Sql {
+/**
+ * TLS for an IAM login, whose token is a bearer credential for 15 minutes: verified (the server's certificate
+ * chains to a CA Node trusts and names the host) unless the URL asks for `sslmode=require` (encrypted, not
+ * verified). RDS Proxy's certificates come from Amazon's public CAs, which Node trusts; an RDS instance's need its
+ * CA bundle in NODE_EXTRA_CA_CERTS, or `sslmode=require`. A URL that allows a connection without TLS is refused.
+ */
+export function postgresIamTls(url: string): 'require' | 'verify-full' {
+  const params = new URL(url).searchParams;
+  const mode = params.get('sslmode') ?? params.get('ssl');
+  if (mode === null || mode === 'verify-full' || mode === 'verify-ca' || mode === 'true') return 'verify-full';
+  if (mode === 'require') return 'require';
+  throw new ConfigurationError(
+    `DATABASE_IAM_AUTH=true sends the IAM token as the password, so it needs TLS; the database URL has sslmode=${mode}: use sslmode=verify-full (the default) or sslmode=require`,
+  );
+}
+
+/** The password of each new connection, from the source; with IAM, TLS is required. */
+function login(url: string, source?: PasswordSource): Partial<postgres.Options<Record<string, never>>> {
+  if (!source) return {};
+  return { password: () => source.password(), ...(source.kind === 'iam' ? { ssl: postgresIamTls(url) } : {}) };
+}
+
+function createClient(url: string, options: ConnectOptions, source?: PasswordSource): postgres.Sql {
   return postgres(url, {
+    ...login(url, source),
     max: options.poolSize,
     prepare: false,
     fetch_types: false,
@@ -45,8 +70,8 @@ function createClient(url: string, options: ConnectOptions): postgres.Sql {
   });
 }
 
-export function connectPostgres(url: string, options: ConnectOptions): Database {
-  let client = createClient(url, options);
+export function connectPostgres(url: string, options: ConnectOptions, source?: PasswordSource): Database {
+  let client = createClient(url, options, source);
   /**
    * A call that got no answer leaves a connection that must never carry another statement. postgres.js cannot
    * close one connection of its pool, so the whole client is replaced: later calls get a new one, and the old
@@ -57,7 +82,7 @@ export function connectPostgres(url: string, options: ConnectOptions): Database 
    */
   const giveUp = (stale: postgres.Sql) => {
     if (client !== stale) return;
-    client = createClient(url, options);
+    client = createClient(url, options, source);
     stale.end({ timeout: 0 }).catch(() => {});
   };
   const bounds = { statementTimeoutMs: options.statementTimeoutMs, giveUp };

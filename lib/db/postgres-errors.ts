@@ -9,6 +9,8 @@ const postgresStates: Record<string, ErrorKind> = {
   '08006': 'unreachable', // connection_failure
   '57P01': 'unreachable', // admin_shutdown
   '57P03': 'unreachable', // cannot_connect_now (starting up)
+  '28P01': 'login', // invalid_password: a wrong password (a rotated secret) or a rejected IAM token
+  '28000': 'login', // invalid_authorization_specification: no login for this user (RDS: "PAM authentication failed")
   '3D000': 'missing_database', // invalid_catalog_name: the database the URL names does not exist
   '23505': 'unique', // unique_violation
   '23503': 'foreign_key', // foreign_key_violation

@@ -13,6 +13,7 @@ import { buildResource } from './build-resource';
 import type { DefinitionSource, StoredDefinition } from './definition-source';
 import { fileSource } from './file-source';
 import { resourceNotFound } from './locate-definition';
+import { parseClaims, probeQuery } from './parse-claims';
 import { parseDefinition } from './parse-definition';
 
 export interface ResolvedResource {
@@ -94,9 +95,10 @@ export function forgetResource(name?: string): void {
 async function load(config: Config, stored: StoredDefinition): Promise<ResolvedResource> {
   const definition = parseDefinition(stored.location, stored.xml);
   const db = await selectDatabase(config, definition.database);
+  const claimQuery = parseClaims(stored.location, definition.query, db.dialect);
   const catalog = await db
     .describe(
-      definition.query,
+      claimQuery ? probeQuery(claimQuery) : definition.query,
       definition.tables.map((t) => t.name),
     )
     .catch((error: unknown) => {
@@ -114,5 +116,6 @@ async function load(config: Config, stored: StoredDefinition): Promise<ResolvedR
       }
       throw error;
     });
-  return { resource: buildResource(stored.name, definition, catalog, db.dialect), db, stored };
+  const resource = buildResource(stored.name, definition, catalog, db.dialect);
+  return { resource: claimQuery ? { ...resource, claimQuery } : resource, db, stored };
 }

@@ -5,8 +5,9 @@
  * resolve-resource.ts requires it only when DEFINITIONS_S3 is set, which keeps the AWS SDK out of the start-up
  * path of folder-based deployments.
  */
-import { GetObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
+import { GetObjectCommand, ListObjectsV2Command, type S3Client } from '@aws-sdk/client-s3';
 import { DefinitionError, DefinitionsUnreachableError } from '../errors';
+import { createS3Client } from '../s3-client';
 import type { DefinitionSource, StoredDefinition } from './definition-source';
 import { locateDefinition, nameOfLocation, resourceNotFound } from './locate-definition';
 
@@ -27,7 +28,7 @@ interface S3Failure {
 
 export function s3Source(uri: string, region: string, endpoint?: string): DefinitionSource {
   const { bucket, prefix, root } = parseS3Uri(uri);
-  const client = createClient(region, endpoint);
+  const client = createS3Client(region, endpoint);
   const keyOf = (location: string) => location.slice(`s3://${bucket}/`.length);
   const get = async (name: string, location: string, ifNoneMatch?: string): Promise<StoredDefinition> => {
     const command = new GetObjectCommand({ Bucket: bucket, Key: keyOf(location), IfNoneMatch: ifNoneMatch });
@@ -66,20 +67,6 @@ function parseS3Uri(uri: string): S3Root {
   if (!match) throw new DefinitionError(uri, 'DEFINITIONS_S3 must be s3://bucket or s3://bucket/prefix');
   const [, bucket = '', prefix = ''] = match;
   return { bucket, prefix, root: prefix ? `s3://${bucket}/${prefix}` : `s3://${bucket}` };
-}
-
-/**
- * One client per source, reused while the container is warm. Credentials are the AWS SDK's own (the Lambda
- * role); the region comes from the configuration (AWS_REGION). Timeouts keep a stuck S3 well under API
- * Gateway's 29-30 s.
- */
-function createClient(region: string, endpoint?: string): S3Client {
-  return new S3Client({
-    region,
-    ...(endpoint ? { endpoint, forcePathStyle: true } : {}),
-    maxAttempts: 3,
-    requestHandler: { connectionTimeout: 3000, requestTimeout: 10000 },
-  });
 }
 
 async function listNames(client: S3Client, { bucket, prefix, root }: S3Root): Promise<string[]> {

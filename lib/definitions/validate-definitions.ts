@@ -1,7 +1,8 @@
 /**
  * Checks every definition of the configured source the way the service would load it (parse, catalog, build),
  * then what it can serve: a definition that loads always serves reads; warnings name the writes it cannot serve
- * (no primary key selected, a link the catalog does not show) and notes say which tables are only looked up.
+ * (no primary key selected, a link the catalog does not show) and notes say which tables are only looked up and
+ * which claims a query uses. A query with claims refuses every request of a service without sign-in: a warning.
  * Used by `npm run validate` and its tests; never changes anything.
  */
 import type { Config } from '../config';
@@ -38,20 +39,37 @@ function writeWarnings(resource: SqlResource): string[] {
   for (const table of Object.values(resource.tables)) {
     if (table.unlinked) warnings.push(`${table.unlinked}, so the writes that need it are refused`);
   }
+  const unkeyed = [parent, child].filter((t) => t && !keyLabels(resource, t)).map((t) => t?.name);
+  if (resource.claimQuery && unkeyed.length > 0) {
+    warnings.push(
+      `its query uses claims and does not select the primary key of ${unkeyed.join(' and ')}, so it takes no writes at all`,
+    );
+  }
   return warnings;
 }
 
-function lookupNotes(resource: SqlResource): string[] {
-  return Object.values(resource.tables).flatMap((t) =>
+function notes(resource: SqlResource): string[] {
+  const lookups = Object.values(resource.tables).flatMap((t) =>
     t.lookup ? [`${t.name} is looked up by ${t.lookup.owner} (many-to-one), read-only here`] : [],
   );
+  const claims = [...new Set(resource.claimQuery?.claims ?? [])];
+  return claims.length > 0
+    ? [...lookups, `rows per caller by the claim${claims.length > 1 ? 's' : ''} ${claims.join(', ')}`]
+    : lookups;
 }
 
 export async function validateDefinition(config: Config, name: string): Promise<ValidationResult> {
   forgetResource(name);
   try {
     const { resource } = await resolveResource(config, name);
-    const summary = [`${resource.kind}, ${resource.fields.length} fields`, ...lookupNotes(resource)].join('; ');
+    const summary = [`${resource.kind}, ${resource.fields.length} fields`, ...notes(resource)].join('; ');
+    if (resource.claimQuery && !config.authIssuer) {
+      return {
+        name,
+        status: 'warning',
+        detail: `${summary}; refuses every request (403 claim_missing): its query uses claims, and the service runs without sign-in (AUTH_ISSUER is not set)`,
+      };
+    }
     const warnings = writeWarnings(resource);
     if (warnings.length === 0) return { name, status: 'ok', detail: summary };
     return { name, status: 'warning', detail: `${summary}; serves reads, but ${warnings.join('; ')}` };

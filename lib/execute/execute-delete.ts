@@ -2,16 +2,19 @@
  * Deletes (D1-D4): parent rows with their extension rows and, one-to-many, their children (with the
  * children's extension rows) or, many-to-many, their association rows only; or children listed under a parent:
  * those child rows (one-to-many) or only their associations (many-to-many). Children go before their parents,
- * so no ON DELETE CASCADE is needed; every row deleted is counted.
+ * so no ON DELETE CASCADE is needed; every row deleted is counted. With the caller's query (claims), only parents
+ * and children it shows are deleted, the parents locked and checked before anything is deleted (a child deleted
+ * first could hide its parent from the query).
  */
 
 import type { Executor } from '../db/database';
-import type { ChildChanges, Key, Target } from '../plan/plan';
+import type { CallerQuery, ChildChanges, Key, Target } from '../plan/plan';
 import type { SqlResource } from '../resource';
 import { tableOf } from '../resource-levels';
 import { compileDelete } from '../sql/compile-delete';
 import { sqlDialect } from '../sql/dialect';
 import type { Match } from '../sql/match';
+import { lockVisibleParents, visibleChildren } from './caller-rows';
 import { chunks, valueMatches } from './statement-size';
 import { requireParent, selectKeys } from './stored-rows';
 import { byKey, byLink, linkTo, ownedExtensions } from './table-links';
@@ -22,9 +25,10 @@ export async function executeDelete(
   resource: SqlResource,
   target: Target,
   children: readonly ChildChanges[],
+  query?: CallerQuery,
 ): Promise<number> {
   let rowsAffected = 0;
-  for (const change of children) rowsAffected += await deleteChildren(tx, resource, change);
+  for (const change of children) rowsAffected += await deleteChildren(tx, resource, change, query);
   if (target.kind === 'filter' && target.match.by === 'values' && !target.match.keyed) {
     // D2 on a flat table without a primary key: the rows equal to a matched row in every selected field
     const parent = tableOf(resource, 'Parent');
@@ -33,7 +37,8 @@ export async function executeDelete(
       rowsAffected += await run(tx, resource, parent, [match]);
     return rowsAffected;
   }
-  const keys = await keysOf(tx, resource, target);
+  const found = await keysOf(tx, resource, target, query);
+  const keys = query ? await lockVisibleParents(tx, resource, query, found) : found;
   for (const chunk of chunks(keys)) rowsAffected += await deleteParents(tx, resource, chunk);
   return rowsAffected;
 }
@@ -81,11 +86,19 @@ async function deleteChildRows(tx: Executor, resource: SqlResource, keys: readon
 }
 
 /** Children listed under a parent: only those of that parent. */
-async function deleteChildren(tx: Executor, resource: SqlResource, change: ChildChanges): Promise<number> {
-  if (change.mustExist) await requireParent(tx, resource, change.parentKey);
+async function deleteChildren(
+  tx: Executor,
+  resource: SqlResource,
+  change: ChildChanges,
+  query: CallerQuery | undefined,
+): Promise<number> {
+  if (change.mustExist) await requireParent(tx, resource, change.parentKey, query);
+  else if (query && (await lockVisibleParents(tx, resource, query, [change.parentKey])).length === 0) return 0;
   const parent = tableOf(resource, 'Parent');
   const child = tableOf(resource, 'Child');
-  const keys = change.children.map((c) => c.key as Key);
+  const listed = change.children.map((c) => c.key as Key);
+  const keys = query ? await visibleChildren(tx, resource, query, change.parentKey, listed) : listed;
+  if (keys.length === 0) return 0;
   if (resource.kind === 'many-to-many') {
     const join = tableOf(resource, 'Join');
     let rowsAffected = 0;

@@ -1,14 +1,16 @@
 /**
  * Inserts (C1, C2, C3): parent rows with their extension rows; under a parent, one-to-many children
  * with their extension rows, or many-to-many association rows for existing children. Echoes every row as
- * stored, in the request's nested shape; a parent that was not inserted appears by its key only.
+ * stored, in the request's nested shape; a parent that was not inserted appears by its key only. With the
+ * caller's query (claims), every row written, and every parent written under, must be one it shows the caller.
  */
 
 import type { Executor } from '../db/database';
-import type { ChildRow, InsertRow, Key } from '../plan/plan';
+import type { CallerQuery, ChildRow, InsertRow, Key } from '../plan/plan';
 import type { ResourceTable, SqlResource } from '../resource';
 import { fieldsAt, keyLabels, tableOf } from '../resource-levels';
 import type { OutRow, Value } from '../values';
+import { requireVisible, type WrittenRow } from './caller-rows';
 import { insertTableRow, readLookups, requireParent, type StoredRow, selectRow } from './stored-rows';
 import { byKey, byLink, keyRow, linkTo, linkValues, ownedExtensions } from './table-links';
 
@@ -22,24 +24,35 @@ export async function executeInsert(
   tx: Executor,
   resource: SqlResource,
   rows: readonly InsertRow[],
+  query?: CallerQuery,
 ): Promise<WriteOutcome> {
   let rowsAffected = 0;
   const out: OutRow[] = [];
-  for (const row of rows) {
-    const parent = await writeParent(tx, resource, row);
+  const touched: WrittenRow[] = [];
+  const parentTable = tableOf(resource, 'Parent');
+  for (const [i, row] of rows.entries()) {
+    const parent = await writeParent(tx, resource, row, query);
     rowsAffected += parent.written;
+    const parentKey = parentTable.primaryKey.map((c) => parent.row[c] ?? null);
+    const rowName = `${resource.rowName} row ${i + 1}`;
+    if (query) touched.push({ parentKey, where: `The ${rowName}` });
     if (row.children === undefined) {
       out.push({ values: parent.echo });
       continue;
     }
     const children: OutRow[] = [];
-    for (const child of row.children) {
+    for (const [j, child] of row.children.entries()) {
       const written = await writeChild(tx, resource, parent.row, child);
       rowsAffected += written.written;
       children.push({ values: written.echo });
+      if (!query) continue;
+      const childKey = child.key ?? tableOf(resource, 'Child').primaryKey.map((c) => written.row[c] ?? null);
+      const where = `The ${resource.childRowName} row ${j + 1}${row.existing ? '' : ` of ${rowName}`}`;
+      touched.push({ parentKey, childKey, where });
     }
     out.push({ values: parent.echo, children });
   }
+  if (query) await requireVisible(tx, resource, query, touched, 'insert');
   return { rowsAffected, rows: out };
 }
 
@@ -50,9 +63,14 @@ interface Written {
 }
 
 /** C3's path parent and an existing parent with children are left as they are; others are inserted. */
-async function writeParent(tx: Executor, resource: SqlResource, row: InsertRow): Promise<Written> {
+async function writeParent(
+  tx: Executor,
+  resource: SqlResource,
+  row: InsertRow,
+  query: CallerQuery | undefined,
+): Promise<Written> {
   const parent = tableOf(resource, 'Parent');
-  if (row.existing && row.key) return keyOnly(resource, await requireParent(tx, resource, row.key));
+  if (row.existing && row.key) return keyOnly(resource, await requireParent(tx, resource, row.key, query));
   if (row.children !== undefined && row.key) {
     const existing = await selectRow(tx, resource, parent, [byKey(parent, [row.key])]);
     if (existing) return keyOnly(resource, existing);

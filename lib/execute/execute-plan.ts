@@ -1,6 +1,7 @@
 /**
  * Runs a plan: a read, or the writes of one request in one transaction: commit when every statement
- * succeeded, roll back on any error. Conflicts are reported with the resource's labels.
+ * succeeded, roll back on any error. Conflicts are reported with the resource's labels. A plan with the
+ * caller's query (claims) reads through it, and its writes touch only the rows it shows (caller-rows).
  */
 
 import { relabel } from '../db/classify-error';
@@ -17,7 +18,7 @@ import { executeUpdate } from './execute-update';
 export type { WriteOutcome } from './execute-insert';
 
 export async function executeRead(db: Executor, resource: SqlResource, plan: ReadPlan): Promise<QueryResult['rows']> {
-  return (await db.run(compileSelect(sqlDialect(resource.dialect), resource.query, plan.select))).rows;
+  return (await db.run(compileSelect(sqlDialect(resource.dialect), plan.query ?? resource.query, plan.select))).rows;
 }
 
 export async function executeWrite(db: Database, resource: SqlResource, plan: WritePlan): Promise<WriteOutcome> {
@@ -25,11 +26,11 @@ export async function executeWrite(db: Database, resource: SqlResource, plan: Wr
     return await db.transaction(async (tx): Promise<WriteOutcome> => {
       switch (plan.kind) {
         case 'insert':
-          return executeInsert(tx, resource, plan.rows);
+          return executeInsert(tx, resource, plan.rows, plan.query);
         case 'update':
-          return { rowsAffected: await executeUpdate(tx, resource, plan.updates, plan.children) };
+          return { rowsAffected: await executeUpdate(tx, resource, plan.updates, plan.children, plan.query) };
         case 'delete':
-          return { rowsAffected: await executeDelete(tx, resource, plan.target, plan.children) };
+          return { rowsAffected: await executeDelete(tx, resource, plan.target, plan.children, plan.query) };
       }
     });
   } catch (error) {

@@ -1,12 +1,14 @@
 /**
  * Updates (U1-U4): parent rows by key or filter with their extension rows (created when
  * missing); children under a parent, only those that belong to it (one-to-many: by its foreign key;
- * many-to-many: through an association row). "Updated" means matched, changed or not.
+ * many-to-many: through an association row). "Updated" means matched, changed or not. With the caller's query
+ * (claims), only rows it shows are updated, and each must still show after the update.
  */
 
 import type { Executor } from '../db/database';
 import { BadRequestError } from '../errors';
 import type {
+  CallerQuery,
   ChildChanges,
   ChildRow,
   ColumnValues,
@@ -22,6 +24,7 @@ import { compileInsert } from '../sql/compile-insert';
 import { compileUpdate } from '../sql/compile-update';
 import { sqlDialect } from '../sql/dialect';
 import type { Match } from '../sql/match';
+import { lockVisibleParents, requireVisible, visibleChildren, type WrittenRow } from './caller-rows';
 import { chunks } from './statement-size';
 import { requireParent, selectKeys, selectRow } from './stored-rows';
 import { byKey, byLink, keyRow, linkTo, linkValues } from './table-links';
@@ -35,21 +38,36 @@ export async function executeUpdate(
   resource: SqlResource,
   updates: readonly UpdateRows[],
   children: readonly ChildChanges[],
+  query?: CallerQuery,
 ): Promise<number> {
   let rowsAffected = 0;
-  for (const update of updates) rowsAffected += await updateParents(tx, resource, update);
-  for (const change of children) rowsAffected += await updateChildren(tx, resource, change);
+  const written: WrittenRow[] = [];
+  for (const update of updates) rowsAffected += await updateParents(tx, resource, update, query, written);
+  for (const change of children) rowsAffected += await updateChildren(tx, resource, change, query, written);
+  if (query) await requireVisible(tx, resource, query, written, 'update');
   return rowsAffected;
 }
 
-async function updateParents(tx: Executor, resource: SqlResource, update: UpdateRows): Promise<number> {
+async function updateParents(
+  tx: Executor,
+  resource: SqlResource,
+  update: UpdateRows,
+  query: CallerQuery | undefined,
+  written: WrittenRow[],
+): Promise<number> {
   const parent = tableOf(resource, 'Parent');
   const { target } = update;
   if (target.kind === 'filter' && target.match.by === 'values' && !target.match.keyed) {
     return updateByValues(tx, resource, update.parent, target.filters, target.match);
   }
-  const keys = await keysOf(tx, resource, update.target);
+  const found = await keysOf(tx, resource, update.target, query);
+  const keys = query ? await lockVisibleParents(tx, resource, query, found) : found;
   if (keys.length === 0) return 0;
+  // an update may set key columns too: the row is then checked under its new key
+  for (const key of query ? keys : [])
+    written.push({
+      parentKey: parent.primaryKey.map((c, i) => (c in update.parent ? update.parent[c] : key[i]) ?? null),
+    });
   let rowsAffected = 0;
   if (Object.keys(update.parent).length > 0) {
     for (const chunk of chunks(keys))
@@ -120,10 +138,23 @@ async function upsertExtensions(
   return rowsAffected;
 }
 
-async function updateChildren(tx: Executor, resource: SqlResource, change: ChildChanges): Promise<number> {
-  if (change.mustExist) await requireParent(tx, resource, change.parentKey);
+async function updateChildren(
+  tx: Executor,
+  resource: SqlResource,
+  change: ChildChanges,
+  query: CallerQuery | undefined,
+  written: WrittenRow[],
+): Promise<number> {
+  const { parentKey } = change;
+  if (change.mustExist) await requireParent(tx, resource, parentKey, query);
+  else if (query && (await lockVisibleParents(tx, resource, query, [parentKey])).length === 0) return 0;
   let rowsAffected = 0;
-  for (const child of change.children) rowsAffected += await updateChild(tx, resource, change.parentKey, child);
+  for (const child of change.children) {
+    const childKey = child.key as Key;
+    if (query && (await visibleChildren(tx, resource, query, parentKey, [childKey])).length === 0) continue;
+    rowsAffected += await updateChild(tx, resource, parentKey, child);
+    if (query) written.push({ parentKey, childKey });
+  }
   return rowsAffected;
 }
 

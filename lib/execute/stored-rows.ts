@@ -5,7 +5,7 @@
  */
 import type { Executor } from '../db/database';
 import { NotFoundError } from '../errors';
-import type { ColumnValues, Key } from '../plan/plan';
+import type { CallerQuery, ColumnValues, Key } from '../plan/plan';
 import type { ResourceTable, SqlResource } from '../resource';
 import { tableOf } from '../resource-levels';
 import { compileInsert } from '../sql/compile-insert';
@@ -13,6 +13,7 @@ import { compileSelectWhere } from '../sql/compile-select';
 import { sqlDialect } from '../sql/dialect';
 import type { Match } from '../sql/match';
 import type { Value } from '../values';
+import { lockVisibleParents } from './caller-rows';
 import { chunks } from './statement-size';
 import { byKey } from './table-links';
 
@@ -67,11 +68,21 @@ export async function selectKeys(
   return found;
 }
 
-/** A parent named in the path must exist (C3, U4, D4); returns it as stored. */
-export async function requireParent(tx: Executor, resource: SqlResource, key: Key): Promise<StoredRow> {
+/**
+ * A parent named in the path must exist (C3, U4, D4); returns it as stored. With the caller's query (claims), a
+ * parent it does not show the caller is answered as one that does not exist.
+ */
+export async function requireParent(
+  tx: Executor,
+  resource: SqlResource,
+  key: Key,
+  query?: CallerQuery,
+): Promise<StoredRow> {
   const parent = tableOf(resource, 'Parent');
   const row = await selectRow(tx, resource, parent, [byKey(parent, [key])]);
-  if (!row) {
+  const hidden =
+    row !== undefined && query !== undefined && (await lockVisibleParents(tx, resource, query, [key])).length === 0;
+  if (!row || hidden) {
     throw new NotFoundError(
       'parent_not_found',
       `${resource.name} has no ${resource.rowName} ${key.map(String).join('/')}`,

@@ -3,7 +3,7 @@
  * query selects no key, the rows equal to a matched row in every field the query selects from the Parent table.
  */
 import type { Executor } from '../db/database';
-import type { Key, RowMatch, Target, TypedFilter } from '../plan/plan';
+import type { CallerQuery, Key, RowMatch, Target, TypedFilter } from '../plan/plan';
 import type { SqlResource } from '../resource';
 import { keyLabels, tableOf } from '../resource-levels';
 import { compileSelect, compileSelectWhere } from '../sql/compile-select';
@@ -11,18 +11,24 @@ import { sqlDialect } from '../sql/dialect';
 import type { Value } from '../values';
 import { valueMatches } from './statement-size';
 
-export async function keysOf(tx: Executor, resource: SqlResource, target: Target): Promise<readonly Key[]> {
+/** `query`: the caller's query when the resource's uses claims, so a filter matches only rows it shows. */
+export async function keysOf(
+  tx: Executor,
+  resource: SqlResource,
+  target: Target,
+  query?: CallerQuery,
+): Promise<readonly Key[]> {
   if (target.kind === 'keys') return target.keys;
   const dialect = sqlDialect(resource.dialect);
   const parent = tableOf(resource, 'Parent');
   if (target.match.by === 'key') {
     const labels = keyLabels(resource, parent) ?? [];
     const spec = { columns: labels, distinct: true, filters: target.filters, orderBy: [] };
-    const { rows } = await tx.run(compileSelect(dialect, resource.query, spec));
+    const { rows } = await tx.run(compileSelect(dialect, query ?? resource.query, spec));
     return rows.map((row) => labels.map((l) => row[l] ?? null));
   }
   const found = new Map<string, Key>();
-  const values = await matchedValues(tx, resource, target.filters, target.match);
+  const values = await matchedValues(tx, resource, target.filters, target.match, query);
   for (const match of valueMatches(target.match.columns, values)) {
     const { rows } = await tx.run(compileSelectWhere(dialect, parent, parent.primaryKey, [match]));
     for (const row of rows) {
@@ -39,8 +45,9 @@ export async function matchedValues(
   resource: SqlResource,
   filters: readonly TypedFilter[],
   { labels }: Extract<RowMatch, { by: 'values' }>,
+  query?: CallerQuery,
 ): Promise<Value[][]> {
   const spec = { columns: labels, distinct: true, filters, orderBy: [] };
-  const { rows } = await tx.run(compileSelect(sqlDialect(resource.dialect), resource.query, spec));
+  const { rows } = await tx.run(compileSelect(sqlDialect(resource.dialect), query ?? resource.query, spec));
   return rows.map((row) => labels.map((l) => row[l] ?? null));
 }

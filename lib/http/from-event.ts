@@ -13,6 +13,8 @@ export interface HttpRequest {
   readonly rawQuery: string;
   readonly headers: Readonly<Record<string, string>>;
   readonly body?: string;
+  /** API Gateway's JWT authorizer verified the bearer token (its claims are in the event). */
+  readonly verifiedByGateway?: boolean;
 }
 
 export type GatewayEvent = APIGatewayProxyEvent | APIGatewayProxyEventV2;
@@ -52,6 +54,7 @@ export function fromEvent(event: GatewayEvent): HttpRequest {
       rawQuery: event.rawQueryString ?? '',
       headers: lowerCaseHeaders(event.headers),
       body,
+      ...(hasJwtClaims(event) ? { verifiedByGateway: true } : {}),
     };
   }
   return {
@@ -61,4 +64,9 @@ export function fromEvent(event: GatewayEvent): HttpRequest {
     headers: lowerCaseHeaders(event.headers),
     body,
   };
+}
+
+function hasJwtClaims(event: APIGatewayProxyEventV2): boolean {
+  const context = event.requestContext as { authorizer?: { jwt?: { claims?: unknown } } };
+  return typeof context.authorizer?.jwt?.claims === 'object' && context.authorizer.jwt.claims !== null;
 }

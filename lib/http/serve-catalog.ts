@@ -4,6 +4,9 @@
  * fail either answer: the listing shows its error, the OpenAPI document leaves it out and names it. Other methods
  * are a 405. Must not serve /res/{name}: that is serve-resource.
  */
+import { privilegesHeld } from '../auth/authorize';
+import type { Caller, Privilege } from '../auth/caller';
+import { privilegesOf } from '../auth/privileges-store';
 import { config } from '../config';
 import { definitionSource, resolveResource } from '../definitions/resolve-resource';
 import { MethodNotAllowedError, NotFoundError, ServiceError, toServiceError } from '../errors';
@@ -25,28 +28,39 @@ const concurrency = 4;
 
 const catalogPath = /^(.*?)\/(res\/?|openapi\.json)$/;
 
-export async function serveCatalog(request: HttpRequest): Promise<HttpResponse> {
+export async function serveCatalog(request: HttpRequest, caller: Caller): Promise<HttpResponse> {
   const match = catalogPath.exec(request.path);
   if (!match) throw new NotFoundError('path_not_found', `No such path: ${request.path}; see /res and /openapi.json`);
   if (request.method !== 'GET') throw new MethodNotAllowedError(request.method, ['GET']);
   const [, base = '', what] = match;
-  const headers = { 'Cache-Control': 'no-cache' };
+  const headers = { 'Cache-Control': caller.signedIn ? 'private, no-cache' : 'no-cache' };
+  const held = await heldBy(caller);
   if (what === 'openapi.json') {
-    const document = buildOpenApi(await resolveCatalog(), { serverUrl: base || '/' });
+    const granted = caller.signedIn ? held : undefined;
+    const document = buildOpenApi(await resolveCatalog(held), { serverUrl: base || '/', granted });
     return toResult(200, 'application/json', JSON.stringify(document), headers);
   }
   const query = parseQuery(request.rawQuery, 'PUT');
   const html = !query.output && prefersHtml(request.headers.accept);
   const output = html ? undefined : negotiateResponse(request.headers.accept, query.output);
-  const listing = listingOf(await resolveCatalog(), base);
+  const listing = listingOf(await resolveCatalog(held), base, caller.signedIn ? held : undefined);
   if (!output) return toResult(200, 'text/html; charset=utf-8', listingHtml(listing, `${base}/openapi.json`), headers);
   return toResult(200, output, serializeListing(listing, output), headers);
 }
 
-/** Every definition, resolved at most `concurrency` at a time, in name order. */
-export async function resolveCatalog(): Promise<CatalogEntry[]> {
+/** What the caller may do with each resource: every privilege without sign-in, else the privileges file's. */
+async function heldBy(caller: Caller): Promise<(name: string) => readonly Privilege[]> {
+  const privileges = caller.signedIn ? await privilegesOf(config()) : undefined;
+  return (name) => privilegesHeld(caller, privileges, name);
+}
+
+/**
+ * Every definition the caller holds a privilege on, resolved at most `concurrency` at a time, in name order.
+ * The others are not even loaded: the caller learns nothing of them.
+ */
+async function resolveCatalog(held: (name: string) => readonly Privilege[]): Promise<CatalogEntry[]> {
   const settings = config();
-  const names = await definitionSource(settings).list();
+  const names = (await definitionSource(settings).list()).filter((name) => held(name).length > 0);
   return mapBounded(names, concurrency, async (name): Promise<CatalogEntry> => {
     try {
       return { name, resource: (await resolveResource(settings, name)).resource };

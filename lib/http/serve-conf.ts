@@ -1,8 +1,12 @@
 /**
  * The definition and maintenance paths: GET /conf/{definition|metadata|documentation|reload}/{name}.
- * An unknown name is the unknown-resource 404 on every one of them; a definition that fails to load answers as
- * /res would.
+ * With sign-in, the first three need the select privilege on the resource and reload the admin role, checked
+ * before anything is read. An unknown name is the unknown-resource 404 on every one of them; a definition that
+ * fails to load answers as /res would.
  */
+import { authorize, requireRole } from '../auth/authorize';
+import type { Caller } from '../auth/caller';
+import { privilegesOf } from '../auth/privileges-store';
 import { config } from '../config';
 import { definitionSource, forgetResource, resolveResource } from '../definitions/resolve-resource';
 import { MethodNotAllowedError, NotFoundError } from '../errors';
@@ -16,7 +20,7 @@ import { type HttpResponse, toResult } from './to-result';
 
 const confPath = /(?:^|\/)conf\/(definition|metadata|documentation|reload)\/([^/]+)$/;
 
-export async function serveConf(request: HttpRequest): Promise<HttpResponse> {
+export async function serveConf(request: HttpRequest, caller: Caller): Promise<HttpResponse> {
   const match = confPath.exec(request.path);
   if (!match)
     throw new NotFoundError(
@@ -27,6 +31,8 @@ export async function serveConf(request: HttpRequest): Promise<HttpResponse> {
   const [, what, rawName = ''] = match;
   const name = decodeLenient(rawName);
   const settings = config();
+  if (what === 'reload') requireRole(caller, settings.authAdminRole, `reload ${name}`);
+  else if (caller.signedIn) authorize(caller, await privilegesOf(settings), name, 'select');
   const query = parseQuery(request.rawQuery, 'PUT');
   switch (what) {
     case 'definition': {

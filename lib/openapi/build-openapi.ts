@@ -5,14 +5,16 @@
  * resolving gave.
  */
 import type { OpenAPIV3_1 } from 'openapi-types';
+import type { Privilege } from '../auth/caller';
 import type { SqlResource } from '../resource';
 import type { CatalogEntry } from '../serial/serialize-listing';
 import { errorResponses, problemSchema, problemSchemaName } from './error-responses';
-import type { Method, PathItem } from './path-item';
+import { isMethod, type Method, type PathItem } from './path-item';
 import { filterParameters, queryGrammar, sharedParameters } from './query-parameters';
 import { resourcePaths } from './resource-paths';
 import { resourceSchemas } from './resource-schemas';
 import { listingSchema, listingSchemaName, servicePaths } from './service-paths';
+import { bearerScheme, bearerSchemeName, withSignInResponses } from './sign-in';
 
 /** The version of the interface this document describes, not of the package. */
 const apiVersion = '1.0.0';
@@ -20,6 +22,28 @@ const apiVersion = '1.0.0';
 export interface OpenApiOptions {
   /** The server URL: `/`, or the prefix the service is mounted under (e.g. `/dev`). */
   readonly serverUrl: string;
+  /** With sign-in: the privileges the caller holds on a resource; only those operations are described. */
+  readonly granted?: (resource: string) => readonly Privilege[];
+}
+
+/** The privilege each method of a resource path needs. */
+const privilegeOfMethod: Readonly<Record<Method, Privilege>> = {
+  get: 'select',
+  post: 'insert',
+  put: 'update',
+  delete: 'delete',
+};
+
+/** The resource's paths with only the operations the caller may use; a path left without any is dropped. */
+function grantedPaths(resource: SqlResource, granted: OpenApiOptions['granted']): Record<string, PathItem> {
+  const paths = resourcePaths(resource);
+  if (!granted) return paths;
+  const held = new Set(granted(resource.name));
+  const kept = Object.entries(paths).map(([path, item]): [string, PathItem] => [
+    path,
+    Object.fromEntries(Object.entries(item).filter(([key]) => !isMethod(key) || held.has(privilegeOfMethod[key]))),
+  ]);
+  return Object.fromEntries(kept.filter(([, item]) => Object.keys(item).some(isMethod)));
 }
 
 const overview = [
@@ -58,7 +82,11 @@ export function buildOpenApi(entries: readonly CatalogEntry[], options: OpenApiO
   const broken: BrokenEntry[] = entries.flatMap((e) =>
     e.error ? [{ name: e.name, status: e.error.status, code: e.error.code, error: e.error.message }] : [],
   );
-  const paths = uniqueOperationIds(merged([servicePaths, ...resources.map(resourcePaths)]));
+  const signIn = options.granted !== undefined;
+  const described = uniqueOperationIds(
+    merged([servicePaths, ...resources.map((resource) => grantedPaths(resource, options.granted))]),
+  );
+  const paths = signIn ? withSignInResponses(described) : described;
   return {
     openapi: '3.1.0',
     info: {
@@ -67,6 +95,7 @@ export function buildOpenApi(entries: readonly CatalogEntry[], options: OpenApiO
       description: `${overview}\n\nQuery parameters filter reads, and PUT and DELETE without a body. ${queryGrammar}${brokenText(broken)}`,
     },
     servers: [{ url: options.serverUrl, description: 'This service' }],
+    ...(signIn ? { security: [{ [bearerSchemeName]: [] }] } : {}),
     tags: [
       { name: 'catalog', description: 'The listing of every resource and this document' },
       ...resources.map((r) => ({ name: r.name, description: tagText(r) })),
@@ -82,7 +111,8 @@ export function buildOpenApi(entries: readonly CatalogEntry[], options: OpenApiO
         ...sharedParameters,
         ...merged(resources.map((r) => Object.fromEntries(filterParameters(r)))),
       },
-      responses: errorResponses,
+      responses: errorResponses(signIn),
+      ...(signIn ? { securitySchemes: { [bearerSchemeName]: bearerScheme } } : {}),
     },
     'x-broken-resources': broken,
   };
@@ -92,9 +122,6 @@ function tagText(resource: SqlResource): string {
   const documentation = resource.documentation?.replace(/\s+/g, ' ').trim();
   return documentation || `A ${resource.kind} SQL resource`;
 }
-
-const methods: ReadonlySet<string> = new Set<Method>(['get', 'put', 'post', 'delete']);
-const isMethod = (key: string): key is Method => methods.has(key);
 
 /** Names differing only in `.`, `-` or `_` would give one operationId; later ones get a number. */
 function uniqueOperationIds(paths: Record<string, PathItem>): Record<string, PathItem> {

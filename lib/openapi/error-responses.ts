@@ -7,7 +7,7 @@ import type { OpenAPIV3_1 } from 'openapi-types';
 import { errorCatalog } from '../errors';
 import { componentRef } from './component-names';
 
-export type ErrorStatus = 400 | 404 | 405 | 406 | 409 | 413 | 415 | 500;
+export type ErrorStatus = 400 | 401 | 403 | 404 | 405 | 406 | 409 | 413 | 415 | 500;
 
 interface ErrorText {
   /** The component name. */
@@ -26,6 +26,22 @@ const errors: Readonly<Record<ErrorStatus, ErrorText>> = {
     summary: 'A bad parameter, operator, value, body, unknown field, missing key, disallowed update or guard',
     code: 'bad_value',
     example: 'Could not convert id value 47 or 1=1 to number',
+  },
+  401: {
+    name: 'Unauthorized',
+    title: 'Unauthorized',
+    summary:
+      'Sign-in is on and the bearer token is missing, malformed, expired, wrongly signed or for another audience; the message and WWW-Authenticate say which check failed',
+    code: 'unauthenticated',
+    example: 'The token has expired',
+  },
+  403: {
+    name: 'Forbidden',
+    title: 'Forbidden',
+    summary:
+      "None of the caller's roles holds the privilege for the operation, or the resource needs a claim the token lacks",
+    code: 'forbidden',
+    example: 'Roles reader may not delete Publisher',
   },
   404: {
     name: 'NotFound',
@@ -97,12 +113,25 @@ const allowHeader: Record<string, OpenAPIV3_1.HeaderObject> = {
   Allow: { description: 'The methods the path serves', schema: { type: 'string' } },
 };
 
+const challengeHeader: Record<string, OpenAPIV3_1.HeaderObject> = {
+  'WWW-Authenticate': {
+    description: 'Bearer realm="relational-resource-service", with error="invalid_token" when a token was refused',
+    schema: { type: 'string' },
+  },
+};
+
+const headersOf: Partial<Record<ErrorStatus, Record<string, OpenAPIV3_1.HeaderObject>>> = {
+  401: challengeHeader,
+  405: allowHeader,
+};
+
 function errorResponse(status: ErrorStatus): OpenAPIV3_1.ResponseObject {
   const text = errors[status];
   const codes = errorCatalog.filter((e) => e.status === status).map((e) => `\`${e.code}\`: ${e.when}`);
+  const headers = headersOf[status];
   return {
     description: `${text.summary}. Codes: ${codes.join('; ')}.`,
-    ...(status === 405 ? { headers: allowHeader } : {}),
+    ...(headers ? { headers } : {}),
     content: {
       'text/plain': { schema: { type: 'string' }, example: text.example },
       'application/problem+json': {
@@ -119,12 +148,16 @@ function errorResponse(status: ErrorStatus): OpenAPIV3_1.ResponseObject {
   };
 }
 
-const statuses = Object.keys(errors).map(Number) as ErrorStatus[];
+/** The statuses of sign-in, documented only when sign-in is on. */
+export const signInStatuses: readonly ErrorStatus[] = [401, 403];
 
-/** components.responses: `BadRequest`, `NotFound`, ... */
-export const errorResponses: Readonly<Record<string, OpenAPIV3_1.ResponseObject>> = Object.fromEntries(
-  statuses.map((status) => [errors[status].name, errorResponse(status)]),
-);
+const statuses = (Object.keys(errors).map(Number) as ErrorStatus[]).filter((s) => !signInStatuses.includes(s));
+
+/** components.responses: `BadRequest`, `NotFound`, ... (with `signIn`, `Unauthorized` and `Forbidden` too). */
+export function errorResponses(signIn: boolean): Record<string, OpenAPIV3_1.ResponseObject> {
+  const documented = signIn ? [...statuses, ...signInStatuses].sort((a, b) => a - b) : statuses;
+  return Object.fromEntries(documented.map((status) => [errors[status].name, errorResponse(status)]));
+}
 
 /** `{ "400": {$ref}, ... }` for the statuses an operation can answer with. */
 export function errorRefs(statuses: readonly ErrorStatus[]): Record<string, OpenAPIV3_1.ReferenceObject> {

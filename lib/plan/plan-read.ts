@@ -8,7 +8,8 @@ import type { Field, SqlResource } from '../resource';
 import { fieldsAt, keyLabels, tableWithRole } from '../resource-levels';
 import { convertValue } from './convert-value';
 import { likePattern } from './like-pattern';
-import type { ReadPlan, TypedFilter } from './plan';
+import type { Claims, ReadPlan, TypedFilter } from './plan';
+import { planCallerQuery } from './plan-caller-query';
 import { fieldOf, parentKeyFields, planPathKey } from './resource-fields';
 
 export function planFilters(resource: SqlResource, filters: readonly RawFilter[]): TypedFilter[] {
@@ -52,10 +53,13 @@ function orderable(field: Field): boolean {
   return field.type !== 'binary' && !/^json/i.test(field.dbType);
 }
 
+/** `claims`: the caller's, bound into a query that uses them (a query without claims ignores them). */
 export function planRead(
   resource: SqlResource,
   { query, pathKeys }: Pick<ReadRequest, 'query' | 'pathKeys'>,
+  claims: Claims = {},
 ): ReadPlan {
+  const callerQuery = planCallerQuery(resource, claims);
   const filters = planFilters(resource, query.filters);
   if (pathKeys.length > 0) {
     const key = planPathKey(resource, pathKeys);
@@ -63,5 +67,6 @@ export function planRead(
       filters.push({ label: field.label, op: 'eq', value: key[i] ?? null });
     });
   }
-  return { kind: 'read', select: { filters, orderBy: orderOf(resource), limit: query.limit, offset: query.offset } };
+  const select = { filters, orderBy: orderOf(resource), limit: query.limit, offset: query.offset };
+  return callerQuery ? { kind: 'read', select, query: callerQuery } : { kind: 'read', select };
 }

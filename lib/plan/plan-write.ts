@@ -6,9 +6,10 @@
 import { BadRequestError } from '../errors';
 import type { BodyRow, BodyType, RawFilter, RawValue, WriteRequest } from '../request/resource-request';
 import type { SqlResource } from '../resource';
-import { keyLabels, tableOf } from '../resource-levels';
+import { keyLabels, tableOf, tableWithRole } from '../resource-levels';
 import { convertValue } from './convert-value';
-import type { ChildChanges, InsertRow, Key, RowMatch, Target, UpdateRows, WritePlan } from './plan';
+import type { ChildChanges, Claims, InsertRow, Key, RowMatch, Target, UpdateRows, WritePlan } from './plan';
+import { planCallerQuery } from './plan-caller-query';
 import { planChildRows } from './plan-children';
 import { planFilters } from './plan-read';
 import { readBodyRows } from './read-body-rows';
@@ -27,19 +28,37 @@ export interface WriteInput {
 /**
  * The planner's entry for a write: the body's rows read by the resource's names, then planned. A flat resource
  * has no child rows, so its body is read as its own rows even with a key in the path (which planWriteRows
- * refuses, saying why).
+ * refuses, saying why). `claims`: the caller's, bound into a query that uses them.
  */
-export function planWrite(resource: SqlResource, request: WriteRequest): WritePlan {
+export function planWrite(resource: SqlResource, request: WriteRequest, claims: Claims = {}): WritePlan {
+  const query = planCallerQuery(resource, claims);
+  if (query) requireKeysForClaims(resource);
   const { body } = request;
   const readable =
     body && body.type !== 'form' && resource.kind === 'flat' ? { ...body, shape: 'parents' as const } : body;
-  return planWriteRows(resource, {
+  const plan = planWriteRows(resource, {
     op: request.op,
     pathKeys: request.pathKeys,
     filters: request.query.filters,
     bodyType: body?.type,
     rows: readable ? readBodyRows(resource, readable) : undefined,
   });
+  return query ? { ...plan, query } : plan;
+}
+
+/**
+ * A write through a query with claims is checked row by row against what the query shows the caller, which
+ * needs the key of each row it touches: the Parent's and, in a hierarchical resource, the Child's.
+ */
+function requireKeysForClaims(resource: SqlResource): void {
+  for (const role of ['Parent', 'Child'] as const) {
+    const table = tableWithRole(resource, role);
+    if (!table || keyLabels(resource, table)) continue;
+    throw new BadRequestError(
+      'bad_request',
+      `Resource ${resource.name} shows each caller their own rows, but its query does not select the primary key of ${table.name} (${table.primaryKey.join(', ') || 'it has none'}), which a write needs to check its rows against them: it serves reads only`,
+    );
+  }
 }
 
 /** True when the body holds child rows of the parent in the path (C3, U4, D4). */

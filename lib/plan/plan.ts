@@ -11,12 +11,26 @@ export type TypedFilter =
   | { readonly label: string; readonly op: 'like'; readonly value: string; readonly text: boolean }
   | { readonly label: string; readonly op: 'in'; readonly values: readonly Value[] };
 
+/** The verified token's claims of the caller, as the token holds them ({} without sign-in). */
+export type Claims = Readonly<Record<string, unknown>>;
+
+/**
+ * The resource's query as one caller sees it: the text between its claim placeholders, and the caller's claim
+ * values that stand in them as parameters. `parts` has one more member than `values`.
+ */
+export interface CallerQuery {
+  readonly parts: readonly string[];
+  readonly values: readonly Value[];
+}
+
 /** A read of the resource's query: filters ANDed, ordered, paged. */
 export interface SelectSpec {
   /** Labels to return; all when absent. */
   readonly columns?: readonly string[];
   readonly distinct?: boolean;
   readonly filters: readonly TypedFilter[];
+  /** Only the rows whose `labels` equal one of `keys` (which rows of a write the caller's query shows). */
+  readonly keys?: { readonly labels: readonly string[]; readonly keys: readonly (readonly Value[])[] };
   readonly orderBy: readonly string[];
   readonly limit?: number;
   readonly offset?: number;
@@ -91,10 +105,16 @@ export interface ChildChanges {
 export interface ReadPlan {
   readonly kind: 'read';
   readonly select: SelectSpec;
+  /** Set when the resource's query uses claims: the query for this caller, run instead of the resource's. */
+  readonly query?: CallerQuery;
 }
 
-/** The writes of one request, run in one transaction. */
-export type WritePlan =
+/**
+ * The writes of one request, run in one transaction. `query` is set when the resource's query uses claims: the
+ * query for this caller, which every row the request touches must stay visible through.
+ */
+export type WritePlan = (
   | { readonly kind: 'insert'; readonly rows: readonly InsertRow[] }
   | { readonly kind: 'update'; readonly updates: readonly UpdateRows[]; readonly children: readonly ChildChanges[] }
-  | { readonly kind: 'delete'; readonly target: Target; readonly children: readonly ChildChanges[] };
+  | { readonly kind: 'delete'; readonly target: Target; readonly children: readonly ChildChanges[] }
+) & { readonly query?: CallerQuery };

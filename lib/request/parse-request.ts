@@ -26,12 +26,24 @@ export interface RequestLimits {
   readonly maxBodyBytes: number;
 }
 
-export function parseRequest(parts: RequestParts, limits: RequestLimits): ResourceRequest {
+/** The resource and the operation a request asks for, before anything else of it is read. */
+export function requestTarget(parts: Pick<RequestParts, 'path' | 'method' | 'methodOverride'>): {
+  name: string;
+  op: Operation;
+  keys?: string;
+  method: string;
+} {
   const path = resourcePath(parts.path);
   if (!path) throw new NotFoundError('path_not_found', `No such path: ${parts.path}; resources live under /res/{name}`);
   const method = effectiveMethod(parts);
   const op = Object.hasOwn(operations, method) ? operations[method] : undefined;
   if (!op) throw new MethodNotAllowedError(method, resourceMethods);
+  return { name: path.name, op, keys: path.keys, method };
+}
+
+export function parseRequest(parts: RequestParts, limits: RequestLimits): ResourceRequest {
+  const { name, op, keys, method } = requestTarget(parts);
+  const path = { name, keys };
   const text = bodyText(parts.body, op, limits);
   const bodyType = text === undefined ? undefined : requestBodyType(parts.contentType);
   const query = parseQuery(parts.rawQuery, op === 'read' ? 'GET' : method === 'DELETE' ? 'DELETE' : 'PUT');
@@ -56,7 +68,7 @@ function bodyText(body: string | undefined, op: Operation, limits: RequestLimits
 }
 
 /** POST with X-HTTP-Method-Override: PUT|DELETE is that method. */
-function effectiveMethod(parts: RequestParts): string {
+function effectiveMethod(parts: Pick<RequestParts, 'method' | 'methodOverride'>): string {
   const override = parts.methodOverride?.trim().toUpperCase();
   if (parts.method !== 'POST' || !override) return parts.method;
   if (override !== 'PUT' && override !== 'DELETE') {

@@ -33,11 +33,21 @@ export interface ListedResource {
     readonly documentation: string;
   };
   readonly error?: CatalogError;
+  /** With sign-in: what the caller may do with it (select, insert, update, delete), space-separated. */
+  readonly privileges?: string;
 }
 
-/** `base` is the path prefix the service is mounted under ('' or e.g. `/dev`). */
-export function listingOf(entries: readonly CatalogEntry[], base: string): ListedResource[] {
+/**
+ * `base` is the path prefix the service is mounted under ('' or e.g. `/dev`); `held`, given with sign-in, the
+ * privileges the caller holds on a resource.
+ */
+export function listingOf(
+  entries: readonly CatalogEntry[],
+  base: string,
+  held?: (name: string) => readonly string[],
+): ListedResource[] {
   return entries.map((entry) => {
+    const privileges = held ? { privileges: held(entry.name).join(' ') } : {};
     const name = encodeURIComponent(entry.name);
     const links = {
       res: `${base}/res/${name}`,
@@ -45,7 +55,7 @@ export function listingOf(entries: readonly CatalogEntry[], base: string): Liste
       metadata: `${base}/conf/metadata/${name}`,
       documentation: `${base}/conf/documentation/${name}`,
     };
-    if (entry.error) return { name: entry.name, links, error: entry.error };
+    if (entry.error) return { name: entry.name, links, error: entry.error, ...privileges };
     const r = entry.resource;
     return {
       name: entry.name,
@@ -53,6 +63,7 @@ export function listingOf(entries: readonly CatalogEntry[], base: string): Liste
       rowName: r.rowName,
       collectionName: r.collectionName,
       ...(r.childRowName ? { childRowName: r.childRowName, childCollectionName: r.childCollectionName } : {}),
+      ...privileges,
       links,
     };
   });

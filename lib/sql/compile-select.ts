@@ -1,8 +1,9 @@
 /**
  * SELECT statements: the resource's read (its query as a derived table, filtered, ordered and paged by column
- * labels: labels, a WHERE clause, an ORDER BY clause), and the rows of one table that match every Match. Pure.
+ * labels: labels, a WHERE clause, an ORDER BY clause), and the rows of one table that match every Match. A query
+ * with claims binds the caller's values in place of its placeholders, as its first parameters. Pure.
  */
-import type { SelectSpec, TypedFilter } from '../plan/plan';
+import type { CallerQuery, SelectSpec, TypedFilter } from '../plan/plan';
 import type { ResourceTable } from '../resource';
 import type { CompiledQuery } from './compiled-query';
 import type { SqlDialect } from './dialect';
@@ -11,13 +12,16 @@ import { ParamList } from './param-list';
 
 const operators = { eq: '=', ne: '<>', lt: '<', le: '<=', gt: '>', ge: '>=' } as const;
 
-export function compileSelect(dialect: SqlDialect, query: string, spec: SelectSpec): CompiledQuery {
+export function compileSelect(dialect: SqlDialect, query: string | CallerQuery, spec: SelectSpec): CompiledQuery {
   const params = new ParamList(dialect);
   const column = (label: string) => `_r.${dialect.quoteIdentifier(label)}`;
   const list = spec.columns ? spec.columns.map(column).join(', ') : '*';
+  const from = queryText(params, query);
   const where = spec.filters.map((f) => condition(f, column(f.label), params));
+  // the derived table is the only table of the FROM clause, so its labels need no `_r.` here
+  if (spec.keys) where.push(whereClause(params, [{ columns: spec.keys.labels, keys: spec.keys.keys }]));
   const text = [
-    `SELECT ${spec.distinct ? 'DISTINCT ' : ''}${list} FROM (${query}) AS _r`,
+    `SELECT ${spec.distinct ? 'DISTINCT ' : ''}${list} FROM (${from}) AS _r`,
     where.length ? ` WHERE ${where.join(' AND ')}` : '',
     spec.orderBy.length ? ` ORDER BY ${spec.orderBy.map(column).join(', ')}` : '',
     dialect.paging(
@@ -26,6 +30,12 @@ export function compileSelect(dialect: SqlDialect, query: string, spec: SelectSp
     ),
   ].join('');
   return params.compile(text);
+}
+
+/** The query's text; a query with claims takes a placeholder, bound to the caller's value, in place of each. */
+function queryText(params: ParamList, query: string | CallerQuery): string {
+  if (typeof query === 'string') return query;
+  return query.parts.map((part, i) => (i === 0 ? part : `${params.add(query.values[i - 1] ?? null)}${part}`)).join('');
 }
 
 function condition(filter: TypedFilter, target: string, params: ParamList): string {
@@ -43,14 +53,20 @@ function condition(filter: TypedFilter, target: string, params: ParamList): stri
   }
 }
 
-/** The `columns` (or every column) of the rows of `table` that match every Match. */
+/**
+ * The `columns` (or every column) of the rows of `table` that match every Match. `lock`: the rows are locked
+ * until the transaction ends (FOR UPDATE), so no other request changes them between a check and a write.
+ */
 export function compileSelectWhere(
   dialect: SqlDialect,
   table: Pick<ResourceTable, 'schema' | 'table'>,
   columns: readonly string[] | '*',
   where: readonly Match[],
+  lock = false,
 ): CompiledQuery {
   const params = new ParamList(dialect);
   const list = columns === '*' ? '*' : columns.map((c) => dialect.quoteIdentifier(c)).join(', ');
-  return params.compile(`SELECT ${list} FROM ${dialect.quoteTable(table)} WHERE ${whereClause(params, where)}`);
+  return params.compile(
+    `SELECT ${list} FROM ${dialect.quoteTable(table)} WHERE ${whereClause(params, where)}${lock ? ' FOR UPDATE' : ''}`,
+  );
 }

@@ -2,10 +2,11 @@
  * DB_IDLE_TIMEOUT_S on the real servers: the connections a burst opened are closed once they have been unused for
  * the idle timeout, on PostgreSQL and on MariaDB alike, and the pool opens a fresh one for the next statement.
  *
- * Servers only: PGlite's server counts no sessions the way a database does.
+ * The burst runs on the servers only (PGlite's server counts no sessions the way a database does); the pool options
+ * that make MySQL close idle connections are checked everywhere.
  */
 import type { Database } from '../../lib/db/database';
-import { connectMysql } from '../../lib/db/mysql-database';
+import { connectMysql, mysqlOptions } from '../../lib/db/mysql-database';
 import { connectPostgres } from '../../lib/db/postgres-database';
 import { serverTargets, type TestDatabase } from '../support/databases';
 
@@ -50,3 +51,19 @@ for (const target of serverTargets()) {
     });
   });
 }
+
+describe('the MySQL pool options that make idle connections close', () => {
+  // mysql2 trims idle connections only when maxIdle is below the connection limit (see mysql-database.ts)
+  it.each([
+    { poolSize: 1, idleTimeoutS: 300, maxIdle: 1, idleTimeout: 300_000 },
+    { poolSize: 2, idleTimeoutS: 300, maxIdle: 1, idleTimeout: 300_000 },
+    { poolSize: 5, idleTimeoutS: 1, maxIdle: 4, idleTimeout: 1000 },
+  ])('pool of $poolSize, idle after $idleTimeoutS s', ({ poolSize, idleTimeoutS, maxIdle, idleTimeout }) => {
+    const pool = mysqlOptions('mysql://u@127.0.0.1:3306/db', { ...options, poolSize, idleTimeoutS });
+    expect({ connectionLimit: pool.connectionLimit, maxIdle: pool.maxIdle, idleTimeout: pool.idleTimeout }).toEqual({
+      connectionLimit: poolSize,
+      maxIdle,
+      idleTimeout,
+    });
+  });
+});

@@ -57,7 +57,33 @@ function v1(e: V1): APIGatewayProxyEvent {
 
 const base64 = (text: string) => Buffer.from(text, 'utf8').toString('base64');
 
+/** A v2 event after API Gateway's JWT authorizer accepted the token: its claims are in the request context. */
+function authorized(event: APIGatewayProxyEventV2, claims: unknown): APIGatewayProxyEventV2 {
+  const requestContext = { ...event.requestContext, authorizer: { jwt: { claims, scopes: null } } };
+  return { ...event, requestContext } as APIGatewayProxyEventV2;
+}
+
 const events: { name: string; event: APIGatewayProxyEvent | APIGatewayProxyEventV2; expected: HttpRequest }[] = [
+  {
+    name: 'v2 through the JWT authorizer: verified by the gateway',
+    event: authorized(v2({ method: 'GET', rawPath: '/res/Book', headers: { Authorization: 'Bearer x.y.z' } }), {
+      sub: 'a',
+      roles: '[reader]',
+    }),
+    expected: {
+      method: 'GET',
+      path: '/res/Book',
+      rawQuery: '',
+      headers: { authorization: 'Bearer x.y.z' },
+      body: undefined,
+      verifiedByGateway: true,
+    },
+  },
+  {
+    name: 'v2 with an authorizer but no JWT claims: not verified by the gateway',
+    event: authorized(v2({ method: 'GET', rawPath: '/res/Book' }), null),
+    expected: { method: 'GET', path: '/res/Book', rawQuery: '', headers: {}, body: undefined },
+  },
   {
     name: 'v2: raw path and query as sent, headers lower-cased',
     event: v2({

@@ -5,6 +5,7 @@
  */
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { XMLParser } from 'fast-xml-parser';
+import type { Privilege } from '../../lib/auth/caller';
 import { buildOpenApi } from '../../lib/openapi/build-openapi';
 import { fieldSchema } from '../../lib/openapi/field-schemas';
 import type { Field, SqlResource } from '../../lib/resource';
@@ -100,6 +101,50 @@ describe('buildOpenApi', () => {
     expect(ids).toContain('readA_b');
     expect(ids).toContain('readA_b2');
     expect(new Set(ids).size).toBe(ids.length);
+  });
+});
+
+describe('buildOpenApi with sign-in', () => {
+  const held: Record<string, Privilege[]> = { 'shop.Book': ['select', 'delete'], Lang: ['select'] };
+  const granted = (name: string) => held[name] ?? [];
+  const signedIn = buildOpenApi(entries, { serverUrl: '/', granted }) as Json;
+  const operations = (api: Json) =>
+    Object.entries(api.paths as Json).flatMap(([p, item]) =>
+      Object.keys(item as Json)
+        .filter((key) => ['get', 'post', 'put', 'delete'].includes(key))
+        .map((method) => `${method} ${p}`),
+    );
+
+  it('is valid OpenAPI 3.1, requires the bearer token everywhere and documents 401 and 403', async () => {
+    await expect(validate(signedIn)).resolves.toBeDefined();
+    expect(signedIn.security).toEqual([{ bearer: [] }]);
+    expect(signedIn.components.securitySchemes).toEqual({
+      bearer: expect.objectContaining({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' }),
+    });
+    expect(signedIn.components.responses.Unauthorized.headers).toHaveProperty('WWW-Authenticate');
+    for (const [p, item] of Object.entries(signedIn.paths as Json))
+      for (const [method, operation] of Object.entries(item as Json).filter(([m]) => m !== 'parameters'))
+        expect([method, p, Object.keys(operation.responses).filter((s) => s === '401' || s === '403')]).toEqual([
+          method,
+          p,
+          ['401', '403'],
+        ]);
+  });
+
+  it('describes only the operations the caller may use', () => {
+    const described = operations(signedIn).filter((o) => o.includes(' /res/'));
+    expect(described.length).toBeGreaterThan(0);
+    for (const operation of described) expect(operation).toMatch(/^(get|delete) \/res\/shop\.Book|^get \/res\/Lang/);
+    expect(described.some((o) => o.startsWith('delete /res/shop.Book'))).toBe(true);
+    expect(operations(signedIn).filter((o) => !o.includes(' /res/'))).toEqual(
+      operations(doc).filter((o) => !o.includes(' /res/')),
+    );
+  });
+
+  it('says nothing of sign-in without it', () => {
+    expect(doc).not.toHaveProperty('security');
+    expect(doc.components).not.toHaveProperty('securitySchemes');
+    expect(Object.keys(doc.components.responses)).not.toContain('Unauthorized');
   });
 });
 

@@ -27,6 +27,15 @@ const defaults: Config = {
   idleTimeoutS: 300,
   maxBodyBytes: mib5,
   maxResultBytes: mib5,
+  authIssuer: undefined,
+  authAudience: undefined,
+  authJwksUrl: undefined,
+  authRolesClaim: 'roles',
+  authAdminRole: 'admin',
+  privileges: undefined,
+  databaseIamAuth: false,
+  databaseSecretArn: undefined,
+  onLambda: false,
 };
 
 describe('readConfig', () => {
@@ -84,9 +93,33 @@ describe('readConfig', () => {
       },
     },
     {
+      name: 'sign-in, privileges and database credentials',
+      env: {
+        AUTH_ISSUER: 'https://issuer.example',
+        AUTH_AUDIENCE: 'rrs',
+        AUTH_JWKS_URL: 'file:///srv/jwks.json',
+        AUTH_ROLES_CLAIM: 'realm_access.roles',
+        AUTH_ADMIN_ROLE: 'ops',
+        PRIVILEGES: 's3://bucket/privileges.properties',
+        DATABASE_IAM_AUTH: 'true',
+        DATABASE_SECRET_ARN: 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:db-AbCdEf',
+      },
+      expected: {
+        ...defaults,
+        authIssuer: 'https://issuer.example',
+        authAudience: 'rrs',
+        authJwksUrl: 'file:///srv/jwks.json',
+        authRolesClaim: 'realm_access.roles',
+        authAdminRole: 'ops',
+        privileges: 's3://bucket/privileges.properties',
+        databaseIamAuth: true,
+        databaseSecretArn: 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:db-AbCdEf',
+      },
+    },
+    {
       name: 'on Lambda the pool is 2',
       env: { AWS_LAMBDA_FUNCTION_NAME: 'rrs-get' },
-      expected: { ...defaults, poolSize: 2 },
+      expected: { ...defaults, poolSize: 2, onLambda: true },
     },
     {
       name: 'under serverless-offline the pool stays 5',
@@ -96,12 +129,12 @@ describe('readConfig', () => {
     {
       name: 'on Lambda the bundled definitions are in the task root',
       env: { AWS_LAMBDA_FUNCTION_NAME: 'rrs-get', LAMBDA_TASK_ROOT: '/var/task' },
-      expected: { ...defaults, definitionsDir: '/var/task/definitions', poolSize: 2 },
+      expected: { ...defaults, definitionsDir: '/var/task/definitions', poolSize: 2, onLambda: true },
     },
     {
       name: 'an explicit pool size wins on Lambda',
       env: { AWS_LAMBDA_FUNCTION_NAME: 'rrs-get', DB_POOL_SIZE: '4' },
-      expected: { ...defaults, poolSize: 4 },
+      expected: { ...defaults, poolSize: 4, onLambda: true },
     },
   ] as { name: string; env: NodeJS.ProcessEnv; expected: Config }[])('$name', ({ env, expected }) => {
     expect(readConfig(env)).toEqual(expected);
@@ -140,6 +173,24 @@ describe('readConfig', () => {
       code: 'configuration_invalid',
       message: `${name} must be a positive integer, got "${value}"`,
     });
+  });
+
+  it.each([
+    {
+      env: { AUTH_ISSUER: 'https://issuer.example' },
+      message: 'AUTH_AUDIENCE must be set with AUTH_ISSUER: the audience tokens must name',
+    },
+    {
+      env: { AUTH_AUDIENCE: 'rrs' },
+      message: 'AUTH_AUDIENCE is set but AUTH_ISSUER is not: without sign-in it cannot apply',
+    },
+    {
+      env: { PRIVILEGES: 'privileges.properties' },
+      message: 'PRIVILEGES is set but AUTH_ISSUER is not: without sign-in it cannot apply',
+    },
+    { env: { DATABASE_IAM_AUTH: 'yes' }, message: 'DATABASE_IAM_AUTH must be true or false, got "yes"' },
+  ])('$message', ({ env, message }) => {
+    expect(serviceErrorOf(() => readConfig(env))).toMatchObject({ code: 'configuration_invalid', message });
   });
 
   it('DEFINITIONS_TTL_S may be 0 but not negative', () => {

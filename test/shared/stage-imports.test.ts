@@ -11,6 +11,7 @@ const lib = path.resolve(__dirname, '..', '..', 'lib');
 /** What each stage may import, besides itself and the shared base. */
 const allowed: Readonly<Record<string, readonly string[]>> = {
   base: [],
+  auth: [],
   request: [],
   definitions: ['db'],
   plan: ['request'],

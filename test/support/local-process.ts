@@ -17,12 +17,15 @@ export async function freePort(): Promise<number> {
 }
 
 /**
- * The test's environment without the variables that choose what the service serves (so a developer's own
+ * The test's environment without the variables that choose what the service serves and who may use it (so a developer's own
  * DATABASE_URL or DEFINITIONS_DIR never leaks in), plus `env`. NODE_OPTIONS is jest's, not the service's.
  */
 export function serviceEnv(env: Record<string, string>): NodeJS.ProcessEnv {
   const kept = Object.entries(process.env).filter(
-    ([name]) => !/^(DATABASE_URL(_.*)?|DEFINITIONS_DIR|DEFINITIONS_S3|NODE_OPTIONS|PORT|LAMBDA_PORT)$/.test(name),
+    ([name]) =>
+      !/^(DATABASE_URL(_.*)?|DEFINITIONS_DIR|DEFINITIONS_S3|AUTH_.*|PRIVILEGES|NODE_OPTIONS|PORT|LAMBDA_PORT)$/.test(
+        name,
+      ),
   );
   return { ...Object.fromEntries(kept), SLS_TELEMETRY_DISABLED: '1', SLS_NOTIFICATIONS_MODE: 'off', ...env };
 }

@@ -1,0 +1,104 @@
+/**
+ * Sign-in: who is calling. Without AUTH_ISSUER the service runs open. On AWS Lambda, API Gateway's JWT authorizer
+ * has verified the bearer token before the handler runs (its claims are in the event), so the token's payload is
+ * read as it is. Anywhere else (npm start, serverless-offline, tests) the token is verified here with jose:
+ * signature from the issuer's keys (cached, fetched again for an unknown key id), `iss`, `aud`, `exp` and `nbf`
+ * with a small clock skew, asymmetric algorithms only. The one IO is fetching the keys; the 401s say which check
+ * failed and never echo the token.
+ */
+import { decodeJwt, errors, type JWTPayload, jwtVerify } from 'jose';
+import type { Config } from '../config';
+import { ServiceError, UnauthenticatedError } from '../errors';
+import { type Caller, openCaller } from './caller';
+import { issuerKeys } from './issuer-keys';
+import { rolesOf } from './roles-of';
+
+/** Never `none`, never HS*: the keys are public, so a symmetric algorithm would let anyone sign. */
+const algorithms = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA'];
+
+/** The clock skew tolerated on `exp` and `nbf`, in seconds. */
+export const clockToleranceS = 30;
+
+/** What sign-in reads of a request. */
+export interface Credentials {
+  /** The Authorization header. */
+  readonly authorization?: string;
+  /** API Gateway's JWT authorizer verified the token (its claims are in the event). */
+  readonly verifiedByGateway?: boolean;
+}
+
+export async function authenticate(credentials: Credentials, settings: Config): Promise<Caller> {
+  const { authIssuer: issuer, authAudience: audience } = settings;
+  if (!issuer || !audience) return openCaller;
+  const token = bearerToken(credentials.authorization);
+  const claims =
+    settings.onLambda && credentials.verifiedByGateway
+      ? gatewayClaims(token, issuer, audience)
+      : await verify(token, issuer, audience, settings);
+  return { signedIn: true, roles: rolesOf(claims, settings.authRolesClaim), claims };
+}
+
+function bearerToken(header: string | undefined): string {
+  if (header === undefined || header.trim() === '')
+    throw new UnauthenticatedError('Sign-in required: send the header Authorization: Bearer <token>');
+  const match = /^Bearer +([^\s]+)\s*$/i.exec(header);
+  if (!match?.[1])
+    throw new UnauthenticatedError(
+      'The Authorization header must be "Bearer " followed by the token, with nothing else',
+      'invalid_request',
+    );
+  return match[1];
+}
+
+async function verify(token: string, issuer: string, audience: string, settings: Config): Promise<JWTPayload> {
+  try {
+    const { payload } = await jwtVerify(token, issuerKeys(settings.authJwksUrl ?? defaultJwksUrl(issuer)), {
+      issuer,
+      audience,
+      algorithms,
+      clockTolerance: clockToleranceS,
+      requiredClaims: ['exp'],
+    });
+    return payload;
+  } catch (error) {
+    throw rejection(error, issuer, audience);
+  }
+}
+
+/**
+ * The payload of a token API Gateway's authorizer has verified. It is read from the token rather than from the
+ * event, because the gateway flattens a claim's array into one string.
+ */
+function gatewayClaims(token: string, issuer: string, audience: string): JWTPayload {
+  try {
+    return decodeJwt(token);
+  } catch (error) {
+    throw rejection(error, issuer, audience);
+  }
+}
+
+/** Where OpenID Connect issuers such as Cognito and Auth0 publish their keys. */
+export function defaultJwksUrl(issuer: string): string {
+  return `${issuer.replace(/\/+$/, '')}/.well-known/jwks.json`;
+}
+
+/** What a failed check tells the caller: which check, never the token. */
+function rejection(error: unknown, issuer: string, audience: string): ServiceError {
+  if (error instanceof ServiceError) return error;
+  const invalid = (message: string) => new UnauthenticatedError(message, 'invalid_token', error);
+  if (error instanceof errors.JWTExpired) return invalid('The token has expired');
+  if (error instanceof errors.JWTClaimValidationFailed) {
+    if (error.claim === 'iss') return invalid(`The token was not issued by ${issuer}`);
+    if (error.claim === 'aud') return invalid(`The token's audience does not include ${audience}`);
+    if (error.claim === 'nbf') return invalid('The token is not valid yet (nbf)');
+    if (error.claim === 'exp') return invalid('The token has no expiry (exp)');
+    return invalid(`The token's ${error.claim} claim is invalid: ${error.reason}`);
+  }
+  if (error instanceof errors.JOSEAlgNotAllowed)
+    return invalid(`The token's algorithm is not allowed; allowed: ${algorithms.join(', ')}`);
+  if (error instanceof errors.JWSSignatureVerificationFailed)
+    return invalid("The token's signature does not verify with the issuer's key");
+  if (error instanceof errors.JWKSNoMatchingKey || error instanceof errors.JWKSMultipleMatchingKeys)
+    return invalid("No signing key of the issuer matches the token's key id");
+  return invalid('The token is malformed: it is not a signed JSON Web Token');
+}

@@ -1,0 +1,92 @@
+/**
+ * The privileges file named by PRIVILEGES, a path or s3://bucket/key, kept while the container is warm and
+ * revalidated like the definitions: at most every DEFINITIONS_TTL_S seconds, by the file's mtime and size or
+ * the object's ETag (one conditional GET). A file that cannot be read or parsed is a 500 for every request
+ * until it is fixed, never "allow all". IO: the file system, or S3 through a module loaded only then.
+ */
+import { readFile, stat } from 'node:fs/promises';
+import path from 'node:path';
+import type { Config } from '../config';
+import { type Privileges, PrivilegesError, parsePrivileges } from './parse-privileges';
+
+export interface PrivilegesText {
+  readonly text: string;
+  readonly version: string;
+}
+
+/** Reads the file, or tells that the version known is still current. */
+export interface PrivilegesReader {
+  read(): Promise<PrivilegesText>;
+  revalidate(version: string): Promise<PrivilegesText | 'unchanged'>;
+}
+
+interface Cached {
+  readonly location: string;
+  readonly privileges: Privileges;
+  readonly version: string;
+  checkedAt: number;
+}
+
+let cached: Cached | undefined;
+let warned = false;
+/** The reader of the file in use, kept with its S3 client while the container is warm. */
+let reader: { readonly location: string; readonly reader: PrivilegesReader } | undefined;
+
+/** The privileges in force, or undefined when sign-in is on without a privileges file (nothing is granted). */
+export async function privilegesOf(settings: Config, now = Date.now()): Promise<Privileges | undefined> {
+  const location = settings.privileges;
+  if (!location) {
+    if (!warned) console.warn('Sign-in is on but PRIVILEGES names no privileges file: every request is denied');
+    warned = true;
+    return undefined;
+  }
+  if (cached?.location === location && now - cached.checkedAt < settings.definitionsTtlS * 1000)
+    return cached.privileges;
+  const read = readerFor(location, settings);
+  const known = cached?.location === location ? cached : undefined;
+  const answer = known ? await read.revalidate(known.version) : await read.read();
+  if (answer === 'unchanged' && known) {
+    known.checkedAt = now;
+    return known.privileges;
+  }
+  const fresh = answer as PrivilegesText;
+  cached = { location, privileges: parsePrivileges(fresh.text, location), version: fresh.version, checkedAt: now };
+  return cached.privileges;
+}
+
+/** For tests that change the file or its location between cases. */
+export function forgetPrivileges(): void {
+  cached = undefined;
+  warned = false;
+  reader = undefined;
+}
+
+function readerFor(location: string, settings: Config): PrivilegesReader {
+  if (reader?.location !== location) reader = { location, reader: newReader(location, settings) };
+  return reader.reader;
+}
+
+function newReader(location: string, settings: Config): PrivilegesReader {
+  if (location.startsWith('s3://'))
+    return (require('./s3-privileges') as typeof import('./s3-privileges')).s3PrivilegesReader(
+      location,
+      settings.awsRegion,
+      settings.s3Endpoint,
+    );
+  return fileReader(path.resolve(location));
+}
+
+function fileReader(file: string): PrivilegesReader {
+  const fetch = async (known?: string): Promise<PrivilegesText | 'unchanged'> => {
+    try {
+      const info = await stat(file);
+      const version = `${info.mtimeMs}:${info.size}`;
+      if (version === known) return 'unchanged';
+      return { text: await readFile(file, 'utf8'), version };
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code ?? String(error);
+      throw new PrivilegesError(`Privileges file ${file} cannot be read (${code})`, error);
+    }
+  };
+  return { read: () => fetch() as Promise<PrivilegesText>, revalidate: fetch };
+}

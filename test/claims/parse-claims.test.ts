@@ -1,0 +1,140 @@
+/**
+ * Table tests of the claim placeholders of a definition's query (`{{claim:NAME}}`): where they are found, how the
+ * query is split at them, what the catalog probe runs, and which queries are broken definitions. Pure.
+ */
+import { parseClaims, probeQuery } from '../../lib/definitions/parse-claims';
+import type { ClaimQuery, Dialect } from '../../lib/resource';
+import { serviceErrorOf } from '../support/resources';
+
+const file = '/defs/Mine.xml';
+const both: readonly Dialect[] = ['postgres', 'mysql'];
+
+const found: { name: string; query: string; dialects?: readonly Dialect[]; parsed: ClaimQuery | undefined }[] = [
+  { name: 'no placeholder: the query is left as it is', query: 'select id from t', parsed: undefined },
+  {
+    name: 'braces inside a string are not a placeholder',
+    query: "select id from t where tags = '{{1,2}}'",
+    parsed: undefined,
+  },
+  {
+    name: 'one placeholder',
+    query: 'select id from t where owner = {{claim:sub}}',
+    parsed: { parts: ['select id from t where owner = ', ''], claims: ['sub'] },
+  },
+  {
+    name: 'several, one of them twice, with names holding : . - _',
+    query:
+      'select id from t where a = {{claim:cognito:username}} and b = {{claim:org.tenant_id}} or c = {{claim:x-y}} or d = {{claim:cognito:username}}',
+    parsed: {
+      parts: ['select id from t where a = ', ' and b = ', ' or c = ', ' or d = ', ''],
+      claims: ['cognito:username', 'org.tenant_id', 'x-y', 'cognito:username'],
+    },
+  },
+  {
+    name: 'a placeholder next to parentheses and operators',
+    query: 'select id from t where (owner={{claim:sub}})',
+    parsed: { parts: ['select id from t where (owner=', ')'], claims: ['sub'] },
+  },
+  {
+    name: 'placeholders in comments are comments',
+    query: 'select id from t /* {{claim:a}} */ where owner = {{claim:sub}} -- {{claim:b}}\n and 1 = 1',
+    parsed: {
+      parts: ['select id from t /* {{claim:a}} */ where owner = ', ' -- {{claim:b}}\n and 1 = 1'],
+      claims: ['sub'],
+    },
+  },
+  {
+    name: 'a doubled quote stays inside the string',
+    query: "select id from t where note = 'it''s' and owner = {{claim:sub}}",
+    parsed: { parts: ["select id from t where note = 'it''s' and owner = ", ''], claims: ['sub'] },
+  },
+  {
+    name: 'MySQL: a backslash escapes a quote; # starts a comment',
+    query: "select id from t where note = 'it\\'s' and owner = {{claim:sub}} # {{claim:c}}",
+    dialects: ['mysql'],
+    parsed: { parts: ["select id from t where note = 'it\\'s' and owner = ", ' # {{claim:c}}'], claims: ['sub'] },
+  },
+  {
+    name: 'PostgreSQL: quoted names and E strings',
+    query: "select \"a{{b}}\" from t where note = E'x\\'y' and owner = {{claim:sub}}",
+    dialects: ['postgres'],
+    parsed: { parts: ["select \"a{{b}}\" from t where note = E'x\\'y' and owner = ", ''], claims: ['sub'] },
+  },
+];
+
+const broken: { name: string; query: string; dialects?: readonly Dialect[]; message: string }[] = [
+  {
+    name: 'a placeholder inside a string',
+    query: "select id from t where owner = '{{claim:sub}}'",
+    message:
+      "Definition /defs/Mine.xml is invalid: the claim placeholder {{claim:sub}} stands inside quotes ('{{claim:sub}}'); write it without quotes, as in owner = {{claim:sub}}: the claim's value is bound as one whole value, never put into the text",
+  },
+  {
+    name: 'a placeholder inside a LIKE pattern',
+    query: "select id from t where owner like '%{{claim:sub}}%'",
+    message: "stands inside quotes ('%{{claim:sub}}%')",
+  },
+  {
+    name: 'a placeholder inside a quoted name',
+    query: 'select id from t where "{{claim:sub}}" = 1',
+    message: 'the claim placeholder {{claim:sub}} stands inside quotes ("{{claim:sub}}")',
+  },
+  {
+    name: 'MySQL: inside backquotes',
+    query: 'select id from t where `{{claim:sub}}` = 1',
+    dialects: ['mysql'],
+    message: 'stands inside quotes (`{{claim:sub}}`)',
+  },
+  {
+    name: 'PostgreSQL: inside a dollar-quoted string',
+    query: ['select id from t where owner = $q$', '{{claim:sub}}', '$q$'].join(''),
+    dialects: ['postgres'],
+    message: 'stands inside quotes ($q$',
+  },
+  {
+    name: 'an unclosed string holding one',
+    query: "select id from t where owner = '{{claim:sub}}",
+    message: 'stands inside quotes',
+  },
+  {
+    name: 'another word than claim',
+    query: 'select id from t where owner = {{user:sub}}',
+    message:
+      'Definition /defs/Mine.xml is invalid: the query has {{user:sub}}, which is not a claim placeholder: write {{claim:NAME}}, NAME made of letters, digits, _, -, : and . (a dot between two names)',
+  },
+  {
+    name: 'spaces',
+    query: 'select id from t where owner = {{ claim:sub }}',
+    message: 'the query has {{ claim:sub }},',
+  },
+  { name: 'no name', query: 'select id from t where owner = {{claim:}}', message: 'the query has {{claim:}},' },
+  { name: 'a slash', query: 'select id from t where owner = {{claim:a/b}}', message: 'the query has {{claim:a/b}},' },
+  {
+    name: 'an empty path step',
+    query: 'select id from t where o = {{claim:a..b}}',
+    message: 'the query has {{claim:a..b}},',
+  },
+  { name: 'unclosed', query: 'select id from t where owner = {{claim:sub', message: 'the query has {{claim:sub,' },
+];
+
+describe('parseClaims', () => {
+  for (const { name, query, dialects = both, parsed } of found) {
+    it.each(dialects)(`${name} (%s)`, (dialect) => {
+      expect(parseClaims(file, query, dialect)).toEqual(parsed);
+    });
+  }
+  for (const { name, query, dialects = both, message } of broken) {
+    it.each(dialects)(`${name} is a broken definition (%s)`, (dialect) => {
+      const error = serviceErrorOf(() => parseClaims(file, query, dialect));
+      expect(error).toMatchObject({ status: 500, code: 'definition_invalid' });
+      expect(error.message).toContain(message);
+    });
+  }
+});
+
+describe('probeQuery', () => {
+  it('puts NULL in place of every claim: the probe needs no caller', () => {
+    const parsed = parseClaims(file, 'select id from t where a = {{claim:sub}} and b in ({{claim:x}}, 1)', 'postgres');
+    expect(probeQuery(parsed as ClaimQuery)).toBe('select id from t where a = NULL and b in (NULL, 1)');
+  });
+});

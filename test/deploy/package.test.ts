@@ -1,0 +1,397 @@
+/**
+ * `serverless package` for real, as a deployer runs it, each run in a temporary copy of the project (its own
+ * `.serverless/`; the project's own is CI's): the params that turn sign-in and database access on land in the
+ * CloudFormation template (a JWT authorizer on every route, the variables, IAM statements scoped to one proxy
+ * user or one secret), no password reaches any file the package writes (zips included), and a deploy without
+ * sign-in, with a password, or without a database stops before it builds anything. The runs go in parallel.
+ */
+import { execFile } from 'node:child_process';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { builtinModules } from 'node:module';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { build } from 'esbuild';
+import { root, serviceEnv } from '../support/local-process';
+import { readZip } from './read-zip';
+
+/** What serverless needs of the project to package it; node_modules is linked, not copied. */
+const copied = ['serverless.yml', 'package.json', 'tsconfig.json', 'handlers', 'lib', 'definitions', 'scripts/deploy'];
+const plugins = ['scripts/offline'];
+
+const sentinel = 'Sentinel-Pa55-7f3a9c';
+const issuer = 'https://issuer.example.com/rrs';
+const audience = 'rrs-api';
+const proxy = 'prx-0123456789abcdef0';
+const proxyUrl = 'postgres://rrs_app@rrs.proxy-abc123.eu-west-1.rds.amazonaws.com:5432/bookstore';
+const secretArn = 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:rrs/db-AbCdEf';
+/** A privileges file outside definitions/ (which is packaged anyway), so only the privileges param packages it. */
+const privilegesFile = 'config/privileges.properties';
+const privilegesText = '# planted by test/deploy/package.test.ts\n*.select=reader\n';
+const signIn = { authIssuer: issuer, authAudience: audience };
+
+/** The deploying shell of a careless deploy: passwords a package must not pick up from it. */
+const leakyShell = {
+  DATABASE_URL_BOOKSTORE: `postgres://rrs:${sentinel}@shell-db:5432/bookstore`,
+  PGPASSWORD: sentinel,
+  MYSQL_PWD: sentinel,
+  DB_PASSWORD: sentinel,
+  AWS_SECRET_ACCESS_KEY: sentinel,
+};
+const shellDatabaseUrl = `postgres://rrs:${sentinel}@shell-db:5432/bookstore`;
+
+interface Run {
+  readonly dir: string;
+  readonly code: number;
+  readonly output: string;
+}
+
+/** No AWS credentials from anywhere: a deploy that got past the checks would stop at AWS, never reach it. */
+const noAws = {
+  AWS_ACCESS_KEY_ID: '',
+  AWS_SESSION_TOKEN: '',
+  AWS_PROFILE: 'rrs-package-test-none',
+  AWS_CONFIG_FILE: '/dev/null',
+  AWS_SHARED_CREDENTIALS_FILE: '/dev/null',
+  AWS_EC2_METADATA_DISABLED: 'true',
+};
+
+/** `serverless package --stage test --param=...` in a fresh copy of the project. */
+function packageIn(params: Record<string, string>, shell: Record<string, string>): Promise<Run> {
+  return serverlessIn(['package'], params, shell);
+}
+
+/** `serverless <command> --stage test --param=...` in a fresh copy of the project. */
+async function serverlessIn(
+  command: string[],
+  params: Record<string, string>,
+  shell: Record<string, string>,
+): Promise<Run> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'rrs-package-'));
+  for (const entry of [...copied, ...plugins])
+    cpSync(path.join(root, entry), path.join(dir, entry), { recursive: true });
+  symlinkSync(path.join(root, 'node_modules'), path.join(dir, 'node_modules'), 'dir');
+  mkdirSync(path.join(dir, 'config'));
+  writeFileSync(path.join(dir, privilegesFile), privilegesText);
+  const args = [
+    ...command,
+    '--stage',
+    'test',
+    ...Object.entries(params).map(([name, value]) => `--param=${name}=${value}`),
+  ];
+  const serverless = path.join(root, 'node_modules', '.bin', 'serverless');
+  return new Promise((resolve) => {
+    execFile(
+      serverless,
+      args,
+      { cwd: dir, env: serviceEnv({ ...noAws, ...shell }), timeout: 110_000 },
+      (error, stdout, stderr) => {
+        const code = error ? (typeof error.code === 'number' ? error.code : -1) : 0;
+        resolve({ dir, code, output: `${stdout}\n${stderr}` });
+      },
+    );
+  });
+}
+
+const runs = {
+  iam: () =>
+    packageIn(
+      {
+        ...signIn,
+        privileges: privilegesFile,
+        databaseUrl: proxyUrl,
+        databaseIamAuth: 'true',
+        databaseProxyResourceId: proxy,
+      },
+      { ...leakyShell, DATABASE_URL: shellDatabaseUrl },
+    ),
+  secret: () =>
+    packageIn({ ...signIn, privileges: 'definitions/privileges.properties', databaseSecretArn: secretArn }, leakyShell),
+  open: () => packageIn({ auth: 'none', databaseUrl: 'postgres://rrs@db.internal:5432/bookstore' }, {}),
+  noSignIn: () => packageIn({ databaseUrl: proxyUrl, databaseIamAuth: 'true', databaseProxyResourceId: proxy }, {}),
+  noDatabase: () => packageIn({ auth: 'none' }, {}),
+  passwordWithIam: () =>
+    packageIn(
+      {
+        ...signIn,
+        databaseUrl: `postgres://rrs:${sentinel}@db:5432/bookstore`,
+        databaseIamAuth: 'true',
+        databaseProxyResourceId: proxy,
+      },
+      {},
+    ),
+  shellPasswordWithSecret: () =>
+    packageIn({ ...signIn, databaseSecretArn: secretArn }, { DATABASE_URL: shellDatabaseUrl }),
+  deployNoSignIn: () => serverlessIn(['deploy'], { databaseSecretArn: secretArn }, {}),
+  deployFunctionNoDatabase: () => serverlessIn(['deploy', 'function', '-f', 'read'], { auth: 'none' }, {}),
+};
+type Name = keyof typeof runs;
+const done = {} as Record<Name, Run>;
+
+beforeAll(async () => {
+  const names = Object.keys(runs) as Name[];
+  const results = await Promise.all(names.map((name) => runs[name]()));
+  names.forEach((name, i) => {
+    done[name] = results[i] as Run;
+  });
+}, 150_000);
+
+afterAll(() => {
+  for (const run of Object.values(done)) rmSync(run.dir, { recursive: true, force: true });
+});
+
+interface Resource {
+  readonly Type: string;
+  // biome-ignore lint/suspicious/noExplicitAny: CloudFormation properties, checked by the assertions
+  readonly Properties: Record<string, any>;
+}
+interface Statement {
+  readonly Action: string[];
+}
+
+function templateOf(run: Run): Record<string, Resource> {
+  const file = path.join(run.dir, '.serverless', 'cloudformation-template-update-stack.json');
+  return JSON.parse(readFileSync(file, 'utf8')).Resources;
+}
+
+const ofType = (template: Record<string, Resource>, type: string) =>
+  Object.entries(template).filter(([, resource]) => resource.Type === type);
+
+/** The httpApi events of serverless.yml as packaged: each must have become a route. */
+function eventCount(run: Run): number {
+  const state = JSON.parse(readFileSync(path.join(run.dir, '.serverless', 'serverless-state.json'), 'utf8'));
+  const functions = Object.values(state.service.functions) as { events: { httpApi?: unknown }[] }[];
+  return functions.flatMap((f) => f.events.filter((e) => e.httpApi)).length;
+}
+
+/** The role's statements besides the ones serverless adds for the logs. */
+function statementsOf(template: Record<string, Resource>): Statement[] {
+  const role = template.IamRoleLambdaExecution as Resource;
+  const statements: Statement[] = role.Properties.Policies[0].PolicyDocument.Statement;
+  return statements.filter((s) => !s.Action.every((action) => action.startsWith('logs:')));
+}
+
+function environmentsOf(template: Record<string, Resource>): Record<string, string>[] {
+  return ofType(template, 'AWS::Lambda::Function').map(([, fn]) => fn.Properties.Environment.Variables);
+}
+
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
+    entry.isDirectory() ? filesUnder(path.join(dir, entry.name)) : [path.join(dir, entry.name)],
+  );
+}
+
+/** Where `text` appears under the run's .serverless/: file names, and zip!entry for what is inside the zips. */
+function whereFound(run: Run, text: string): string[] {
+  const base = path.join(run.dir, '.serverless');
+  return filesUnder(base).flatMap((file) => {
+    const name = path.relative(base, file);
+    if (!file.endsWith('.zip')) return readFileSync(file).includes(text) ? [name] : [];
+    return [...readZip(file)].flatMap(([entry, data]) => (data.includes(text) ? [`${name}!${entry}`] : []));
+  });
+}
+
+const zipsOf = (run: Run) => readdirSync(path.join(run.dir, '.serverless')).filter((f) => f.endsWith('.zip'));
+
+const expectedRoutes = [
+  'GET /res',
+  'GET /openapi.json',
+  'GET /conf/{what}/{resName}',
+  'GET /res/{resName}',
+  'GET /res/{resName}/{resId+}',
+  'POST /res/{resName}',
+  'PUT /res/{resName}/{resId+}',
+  'DELETE /res/{resName}',
+  '$default',
+];
+
+describe.each<[string, Name]>([
+  ['IAM authentication through RDS Proxy', 'iam'],
+  ['a Secrets Manager secret', 'secret'],
+])('sign-in on, the database login from %s', (_way, name) => {
+  it('packages', () => {
+    expect(done[name]).toMatchObject({ code: 0 });
+  });
+
+  it('puts the JWT authorizer, with the issuer and audience, on every route', () => {
+    const template = templateOf(done[name]);
+    const authorizers = ofType(template, 'AWS::ApiGatewayV2::Authorizer');
+    expect(authorizers.map(([, a]) => a.Properties)).toEqual([
+      expect.objectContaining({
+        AuthorizerType: 'JWT',
+        IdentitySource: ['$request.header.Authorization'],
+        JwtConfiguration: { Issuer: issuer, Audience: [audience] },
+      }),
+    ]);
+    const [authorizerId] = authorizers[0] ?? [];
+    const routes = ofType(template, 'AWS::ApiGatewayV2::Route').map(([, r]) => r.Properties);
+    expect(routes).toHaveLength(eventCount(done[name]));
+    expect(routes.map((r) => r.RouteKey)).toEqual(expect.arrayContaining(expectedRoutes));
+    const open = routes.filter((r) => r.AuthorizationType !== 'JWT' || r.AuthorizerId?.Ref !== authorizerId);
+    expect(open.map((r) => r.RouteKey)).toEqual([]);
+  });
+
+  it('writes no password from the params or the deploying shell into .serverless/, zips included', () => {
+    const run = done[name];
+    expect(zipsOf(run)).toHaveLength(8);
+    expect(whereFound(run, sentinel)).toEqual([]);
+    expect(run.output).not.toContain(sentinel);
+    // the search does look inside the zips: the definitions are there
+    expect(whereFound(run, 'sqlResource').filter((place) => place.includes('.zip!definitions/'))).not.toEqual([]);
+  });
+});
+
+describe('sign-in on, IAM authentication through RDS Proxy', () => {
+  it('gives every function the sign-in and database variables, the URL without password', () => {
+    const environments = environmentsOf(templateOf(done.iam));
+    expect(environments).toHaveLength(8);
+    for (const environment of environments) {
+      expect(environment).toMatchObject({
+        AUTH_ISSUER: issuer,
+        AUTH_AUDIENCE: audience,
+        PRIVILEGES: privilegesFile,
+        DATABASE_URL: proxyUrl,
+        DATABASE_IAM_AUTH: 'true',
+      });
+      expect(environment).not.toHaveProperty('DATABASE_SECRET_ARN');
+    }
+  });
+
+  it('grants rds-db:connect as the proxy user, and nothing else', () => {
+    expect(statementsOf(templateOf(done.iam))).toEqual([
+      {
+        Effect: 'Allow',
+        Action: ['rds-db:connect'],
+        Resource: [
+          { 'Fn::Sub': `arn:\${AWS::Partition}:rds-db:\${AWS::Region}:\${AWS::AccountId}:dbuser:${proxy}/rrs_app` },
+        ],
+      },
+    ]);
+  });
+
+  it('packages the privileges file with every function, where PRIVILEGES names it', () => {
+    const run = done.iam;
+    const packaged = zipsOf(run).map((zip) => readZip(path.join(run.dir, '.serverless', zip)).get(privilegesFile));
+    expect(packaged.map((data) => data?.toString())).toEqual(zipsOf(run).map(() => privilegesText));
+  });
+
+  it('bundles every module the Lambda runtime lacks: a bundle requires only Node and the SDK clients Lambda ships', () => {
+    const run = done.iam;
+    const builtins = new Set(builtinModules);
+    const shipped = new Set([
+      '@aws-sdk/client-s3',
+      '@aws-sdk/client-secrets-manager',
+      // mysql2's optional syntax highlighter, required inside a try
+      'cardinal',
+      // not a call: the SDK's signer names it in an error message ("register the package by calling [require(...)]")
+      '@aws-sdk/signature-v4-crt',
+    ]);
+    const outside = zipsOf(run).flatMap((zip) => {
+      const handler = `handlers/${zip.replace(/\.zip$/, '.js')}`;
+      const code =
+        readZip(path.join(run.dir, '.serverless', zip))
+          .get(handler)
+          ?.toString() ?? '';
+      expect(code.length).toBeGreaterThan(1000);
+      return [...code.matchAll(/require\("([^"]+)"\)/g)]
+        .map((m) => m[1] as string)
+        .filter((id) => !builtins.has(id.replace(/^node:/, '')) && !shipped.has(id))
+        .map((id) => `${handler}: ${id}`);
+    });
+    expect(outside).toEqual([]);
+  });
+
+  it('leaves out of the bundles only the SDK clients Lambda ships: the RDS signer is bundled', async () => {
+    const state = JSON.parse(readFileSync(path.join(done.iam.dir, '.serverless', 'serverless-state.json'), 'utf8'));
+    const exclude: string[] = state.service.custom.esbuild.exclude;
+    const modules = ['@aws-sdk/rds-signer', '@aws-sdk/client-s3', '@aws-sdk/client-secrets-manager'];
+    const result = await build({
+      stdin: { contents: modules.map((m) => `require(${JSON.stringify(m)});`).join('\n'), resolveDir: root },
+      bundle: true,
+      platform: 'node',
+      target: 'node20',
+      external: exclude,
+      write: false,
+      logLevel: 'silent',
+    });
+    const code = result.outputFiles[0]?.text ?? '';
+    expect(modules.filter((m) => code.includes(`require("${m}")`))).toEqual([
+      '@aws-sdk/client-s3',
+      '@aws-sdk/client-secrets-manager',
+    ]);
+    expect(code).toContain('rds-db');
+  });
+});
+
+describe('sign-in on, a Secrets Manager secret and no database URL', () => {
+  it('gives every function the secret ARN, and no IAM authentication', () => {
+    const environments = environmentsOf(templateOf(done.secret));
+    expect(environments).toHaveLength(8);
+    for (const environment of environments) {
+      expect(environment).toMatchObject({
+        AUTH_ISSUER: issuer,
+        AUTH_AUDIENCE: audience,
+        PRIVILEGES: 'definitions/privileges.properties',
+        DATABASE_SECRET_ARN: secretArn,
+        DATABASE_URL: '',
+      });
+      expect(environment).not.toHaveProperty('DATABASE_IAM_AUTH');
+    }
+  });
+
+  it('grants GetSecretValue on that secret, and nothing else', () => {
+    expect(statementsOf(templateOf(done.secret))).toEqual([
+      { Effect: 'Allow', Action: ['secretsmanager:GetSecretValue'], Resource: secretArn },
+    ]);
+  });
+});
+
+describe('auth=none, on purpose', () => {
+  it('packages, and warns that the API is open', () => {
+    expect(done.open.code).toBe(0);
+    expect(done.open.output).toContain('auth=none: this API has no sign-in. Anyone who can reach it can read');
+  });
+
+  it('adds no authorizer, and no sign-in variables', () => {
+    const template = templateOf(done.open);
+    expect(ofType(template, 'AWS::ApiGatewayV2::Authorizer')).toEqual([]);
+    const routes = ofType(template, 'AWS::ApiGatewayV2::Route').map(([, r]) => r.Properties);
+    expect(routes.length).toBeGreaterThan(0);
+    expect(routes.filter((r) => r.AuthorizationType !== undefined)).toEqual([]);
+    for (const environment of environmentsOf(template)) expect(Object.keys(environment)).not.toContain('AUTH_ISSUER');
+  });
+});
+
+describe('refused: the package stops with the reason, before it builds anything', () => {
+  it.each<[string, Name, string]>([
+    ['no sign-in and no auth=none', 'noSignIn', 'Sign-in is not configured. Give the issuer and the audience'],
+    ['no database', 'noDatabase', 'No database is configured, so every request would fail.'],
+    [
+      'a password in databaseUrl with IAM authentication',
+      'passwordWithIam',
+      'databaseUrl (DATABASE_URL) carries a password',
+    ],
+    [
+      "a password in the deploying shell's DATABASE_URL, with a secret",
+      'shellPasswordWithSecret',
+      'databaseUrl (DATABASE_URL) carries a password',
+    ],
+    ['serverless deploy, no sign-in and no auth=none', 'deployNoSignIn', 'Sign-in is not configured.'],
+    ['serverless deploy function, no database', 'deployFunctionNoDatabase', 'No database is configured'],
+  ])('%s', (_name, name, message) => {
+    const run = done[name];
+    expect(run.code).not.toBe(0);
+    expect(run.output).toContain(message);
+    expect(run.output).not.toContain(sentinel);
+    expect(['.serverless', '.esbuild'].filter((dir) => existsSync(path.join(run.dir, dir)))).toEqual([]);
+  });
+});

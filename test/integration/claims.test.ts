@@ -1,0 +1,404 @@
+/**
+ * Rows per caller through the real handlers, with sign-in on, on every database: a definition whose query uses
+ * `{{claim:NAME}}` shows each caller only their rows, and writes through it touch only those rows. Reads, every
+ * addressing form of update and delete, inserts of another caller's rows, hierarchical resources, missing claims,
+ * a hostile claim value, and the describing paths (/conf, OpenAPI).
+ */
+import path from 'node:path';
+import { config } from '../../lib/config';
+import { validateDefinition } from '../../lib/definitions/validate-definitions';
+import { startAuth, type TestAuth } from '../support/auth';
+import { type TestDatabase, targets } from '../support/databases';
+import { invoke, useService } from '../support/service';
+
+const definitions = path.resolve(__dirname, '..', 'fixtures', 'definitions-claims');
+const privileges = path.join(definitions, 'privileges.properties');
+
+function schema(dialect: 'postgres' | 'mysql'): string[] {
+  const id = dialect === 'postgres' ? 'serial primary key' : 'int auto_increment primary key';
+  const engine = dialect === 'mysql' ? ' ENGINE=InnoDB' : '';
+  return [
+    `CREATE TABLE project (project_id ${id}, owner varchar(60) NOT NULL, tenant int NOT NULL, name varchar(80) NOT NULL)${engine}`,
+    `CREATE TABLE task (task_id ${id}, project_id int NOT NULL, title varchar(80) NOT NULL, assignee varchar(60),
+       CONSTRAINT task_project_fk FOREIGN KEY (project_id) REFERENCES project (project_id))${engine}`,
+    `CREATE TABLE label (label_id ${id}, text varchar(40) NOT NULL)${engine}`,
+    `CREATE TABLE project_label (project_id int NOT NULL, label_id int NOT NULL, PRIMARY KEY (project_id, label_id),
+       CONSTRAINT pl_project_fk FOREIGN KEY (project_id) REFERENCES project (project_id),
+       CONSTRAINT pl_label_fk FOREIGN KEY (label_id) REFERENCES label (label_id))${engine}`,
+    ...(dialect === 'postgres'
+      ? ['ALTER SEQUENCE project_project_id_seq RESTART WITH 100', 'ALTER SEQUENCE task_task_id_seq RESTART WITH 100']
+      : ['ALTER TABLE project AUTO_INCREMENT = 100', 'ALTER TABLE task AUTO_INCREMENT = 100']),
+  ];
+}
+
+const data = [
+  'DELETE FROM project_label',
+  'DELETE FROM task',
+  'DELETE FROM label',
+  'DELETE FROM project',
+  `INSERT INTO project (project_id, owner, tenant, name) VALUES
+     (1, 'alice', 10, 'Alpha'), (2, 'alice', 10, 'Beta'), (3, 'bob', 10, 'Gamma'), (4, 'carol', 20, 'Delta')`,
+  `INSERT INTO task (task_id, project_id, title, assignee) VALUES (1, 1, 'a1', 'alice'), (2, 1, 'a2', NULL), (3, 3, 'g1', 'bob')`,
+  `INSERT INTO label (label_id, text) VALUES (1, 'red'), (2, 'green')`,
+  'INSERT INTO project_label (project_id, label_id) VALUES (1, 1), (3, 1), (3, 2)',
+];
+
+type Row = Record<string, unknown>;
+
+describe.each(targets())('rows per caller on $name', (target) => {
+  let db: TestDatabase;
+  let auth: TestAuth;
+  const env = () => ({
+    DATABASE_URL: db.url,
+    DEFINITIONS_DIR: definitions,
+    PRIVILEGES: privileges,
+    ...auth.env,
+  });
+
+  beforeAll(async () => {
+    auth = await startAuth();
+    db = await target.create();
+    for (const statement of schema(target.dialect)) await db.exec(statement);
+    await useService(env());
+  });
+  beforeEach(async () => {
+    for (const statement of data) await db.exec(statement);
+  });
+  afterAll(async () => {
+    await useService({
+      AUTH_ISSUER: undefined,
+      AUTH_AUDIENCE: undefined,
+      AUTH_JWKS_URL: undefined,
+      PRIVILEGES: undefined,
+    });
+    await db?.drop();
+    await auth?.close();
+  });
+
+  const claimsOf: Record<string, Record<string, unknown>> = {
+    alice: { sub: 'alice', 'cognito:username': 'alice', org: { tenant: 10 } },
+    bob: { sub: 'bob', 'cognito:username': 'bob', org: { tenant: 10 } },
+  };
+
+  /** A request as `who` (a name in claimsOf, or the claims themselves), JSON in and out. */
+  async function call(who: string | Record<string, unknown>, method: string, url: string, body?: unknown) {
+    const claims = typeof who === 'string' ? claimsOf[who] : who;
+    const token = await auth.token({ roles: ['writer'], ...claims });
+    const [p, query] = url.split('?');
+    const form = typeof body === 'string';
+    const reply = await invoke({
+      method,
+      path: p as string,
+      query: query ?? '',
+      headers: {
+        authorization: `Bearer ${token}`,
+        accept: 'application/json',
+        ...(body === undefined
+          ? {}
+          : { 'content-type': form ? 'application/x-www-form-urlencoded' : 'application/json' }),
+      },
+      body: body === undefined ? undefined : form ? body : JSON.stringify(body),
+    });
+    return { status: reply.status, body: reply.body, json: () => JSON.parse(reply.body) as Row };
+  }
+
+  const names = async (who: string, url = '/res/MyProjects') =>
+    ((await call(who, 'GET', url)).json().projects as Row[]).map((p) => p.name);
+  const stored = async () =>
+    (await db.exec('SELECT project_id, owner, name FROM project ORDER BY project_id')).map(
+      (r) => `${r.project_id}:${r.owner}:${r.name}`,
+    );
+  const initial = ['1:alice:Alpha', '2:alice:Beta', '3:bob:Gamma', '4:carol:Delta'];
+
+  describe('reads', () => {
+    it('two callers see only their own rows (R1, R2, filters)', async () => {
+      expect(await names('alice')).toEqual(['Alpha', 'Beta']);
+      expect(await names('bob')).toEqual(['Gamma']);
+      expect(await names('alice', '/res/MyProjects/3')).toEqual([]);
+      expect(await names('bob', '/res/MyProjects/3')).toEqual(['Gamma']);
+      expect(await names('alice', '/res/MyProjects?name=Gamma')).toEqual([]);
+      expect(await names('alice', '/res/MyProjects?tenant=10&_limit=1&_offset=1')).toEqual(['Beta']);
+    });
+
+    it('binds a nested number claim and a claim whose name holds a colon; a placeholder in a comment is text', async () => {
+      expect(await names('alice', '/res/TenantProjects')).toEqual(['Gamma']);
+      expect(await names('bob', '/res/TenantProjects')).toEqual(['Alpha', 'Beta']);
+      const carol = { sub: 'carol', 'cognito:username': 'carol', org: { tenant: 20 } };
+      expect(((await call(carol, 'GET', '/res/TenantProjects')).json().projects as Row[]).length).toBe(0);
+    });
+
+    it('a hierarchical resource shows the caller their parents with their children', async () => {
+      const reply = await call('alice', 'GET', '/res/MyProjectTasks');
+      expect(reply.json()).toEqual({
+        projects: [
+          {
+            project_id: 1,
+            owner: 'alice',
+            tenant: 10,
+            name: 'Alpha',
+            tasks: [
+              { task_id: 1, title: 'a1', assignee: 'alice' },
+              { task_id: 2, title: 'a2', assignee: null },
+            ],
+          },
+          { project_id: 2, owner: 'alice', tenant: 10, name: 'Beta', tasks: [] },
+        ],
+      });
+      expect((await call('alice', 'GET', '/res/MyProjectTasks/3')).json()).toEqual({ projects: [] });
+    });
+
+    it('a claim value is bound, never spliced', async () => {
+      const hostile = { sub: "x' OR '1'='1", 'cognito:username': "') OR 1=1 -- ", org: { tenant: '10 OR 1=1' } };
+      expect(((await call(hostile, 'GET', '/res/MyProjects')).json().projects as Row[]).length).toBe(0);
+      const reply = await call({ ...hostile, org: { tenant: '10' } }, 'GET', '/res/TenantProjects');
+      expect((reply.json().projects as Row[]).map((p) => p.name)).toEqual(['Alpha', 'Beta', 'Gamma']);
+      expect(await stored()).toEqual(initial);
+    });
+  });
+
+  describe('a claim the token lacks', () => {
+    it.each([
+      [{ sub: 'alice', 'cognito:username': 'alice' }, 'org.tenant', "which the caller's token does not carry"],
+      [{ sub: 'alice', org: { tenant: 10 } }, 'cognito:username', "which the caller's token does not carry"],
+      [{ sub: 'alice', 'cognito:username': 'a', org: { tenant: null } }, 'org.tenant', 'does not carry'],
+      [{ sub: 'alice', 'cognito:username': 'a', org: { tenant: { id: 1 } } }, 'org.tenant', 'carries an object'],
+      [{ sub: 'alice', 'cognito:username': ['a'], org: { tenant: 1 } }, 'cognito:username', 'carries a list'],
+    ])('%j: 403 claim_missing naming %s', async (claims, name, says) => {
+      for (const [method, url, body] of [
+        ['GET', '/res/TenantProjects', undefined],
+        ['POST', '/res/TenantProjects', 'owner=bob&tenant=10&name=New'],
+        ['PUT', '/res/TenantProjects/3', 'name=X'],
+        ['DELETE', '/res/TenantProjects/3', undefined],
+      ] as const) {
+        const reply = await call(claims, method, url, body);
+        expect(reply.status).toBe(403);
+        expect(reply.body).toContain(`Resource TenantProjects needs the claim ${name}`);
+        expect(reply.body).toContain(says);
+      }
+      expect(await stored()).toEqual(initial);
+    });
+
+    it('without sign-in, a resource with claims answers every request with 403 claim_missing', async () => {
+      await useService({
+        AUTH_ISSUER: undefined,
+        AUTH_AUDIENCE: undefined,
+        AUTH_JWKS_URL: undefined,
+        PRIVILEGES: undefined,
+      });
+      try {
+        const reply = await invoke({
+          method: 'GET',
+          path: '/res/MyProjects',
+          headers: { accept: 'application/problem+json' },
+        });
+        expect(reply.status).toBe(403);
+        expect(JSON.parse(reply.body)).toMatchObject({
+          code: 'claim_missing',
+          detail: "Resource MyProjects needs the claim sub, which the caller's token does not carry",
+        });
+      } finally {
+        await useService(env());
+      }
+    });
+  });
+
+  describe('updates touch only the caller’s rows', () => {
+    it('by path key (U3), body rows (U1) and filter (U2)', async () => {
+      expect((await call('alice', 'PUT', '/res/MyProjects/3', 'name=Mine')).json()).toEqual({ rowsAffected: 0 });
+      const rows = {
+        projects: [
+          { project_id: 1, name: 'Alpha2' },
+          { project_id: 3, name: 'Mine' },
+        ],
+      };
+      expect((await call('alice', 'PUT', '/res/MyProjects', rows)).json()).toEqual({ rowsAffected: 1 });
+      expect((await call('alice', 'PUT', '/res/MyProjects?name=Gamma', 'name=Mine')).json()).toEqual({
+        rowsAffected: 0,
+      });
+      expect((await call('alice', 'PUT', '/res/MyProjects?tenant=10', 'name=Same')).json()).toEqual({
+        rowsAffected: 2,
+      });
+      expect(await stored()).toEqual(['1:alice:Same', '2:alice:Same', '3:bob:Gamma', '4:carol:Delta']);
+    });
+
+    it('an update that would hand the row to someone else is a 403, and nothing changes', async () => {
+      const reply = await call('alice', 'PUT', '/res/MyProjects/1', 'owner=bob&name=Gift');
+      expect(reply.status).toBe(403);
+      expect(reply.body).toBe(
+        'The update would move the row project_id 1 out of the rows that MyProjects shows this caller, so nothing was changed',
+      );
+      const two = {
+        projects: [
+          { project_id: 2, name: 'B2' },
+          { project_id: 1, owner: 'bob' },
+        ],
+      };
+      expect((await call('alice', 'PUT', '/res/MyProjects', two)).status).toBe(403);
+      expect(await stored()).toEqual(initial);
+    });
+  });
+
+  describe('deletes touch only the caller’s rows', () => {
+    it('by path key (D3), body rows (D1) and filter (D2)', async () => {
+      expect((await call('alice', 'DELETE', '/res/MyProjects/3')).json()).toEqual({ rowsAffected: 0 });
+      expect((await call('alice', 'DELETE', '/res/MyProjects', { projects: [{ project_id: 3 }] })).json()).toEqual({
+        rowsAffected: 0,
+      });
+      expect((await call('alice', 'DELETE', '/res/MyProjects?name=Gamma')).json()).toEqual({ rowsAffected: 0 });
+      expect((await call('bob', 'DELETE', '/res/MyProjects?name=Beta')).json()).toEqual({ rowsAffected: 0 });
+      expect(await stored()).toEqual(initial);
+      expect((await call('alice', 'DELETE', '/res/MyProjects?name=Beta')).json()).toEqual({ rowsAffected: 1 });
+      expect(await stored()).toEqual(['1:alice:Alpha', '3:bob:Gamma', '4:carol:Delta']);
+    });
+  });
+
+  describe('inserts', () => {
+    it('a row for another owner is a 403, and nothing of the request is written', async () => {
+      const reply = await call('alice', 'POST', '/res/MyProjects', 'owner=bob&tenant=10&name=Sneaky');
+      expect(reply.status).toBe(403);
+      expect(reply.body).toMatch(
+        /^The project row 1 \(project_id \d+\) is not a row that MyProjects shows this caller, so nothing was written$/,
+      );
+      const both = {
+        projects: [
+          { owner: 'alice', tenant: 10, name: 'Fine' },
+          { owner: 'bob', tenant: 10, name: 'Sneaky' },
+        ],
+      };
+      const second = await call('alice', 'POST', '/res/MyProjects', both);
+      expect(second.status).toBe(403);
+      expect(second.body).toContain('The project row 2 ');
+      expect(await stored()).toEqual(initial);
+    });
+
+    it('a row of the caller is written and echoed', async () => {
+      const reply = await call('alice', 'POST', '/res/MyProjects', 'owner=alice&tenant=10&name=Mine');
+      expect(reply.json()).toMatchObject({ rowsAffected: 1, projects: [{ owner: 'alice', name: 'Mine' }] });
+      expect(await names('alice')).toEqual(['Alpha', 'Beta', 'Mine']);
+    });
+  });
+
+  describe('hierarchical writes', () => {
+    const tasksOf = async (project: number) =>
+      (await db.exec(`SELECT title FROM task WHERE project_id = ${project} ORDER BY task_id`)).map((r) => r.title);
+
+    it('children of another caller’s parent cannot be added, changed or removed', async () => {
+      const add = await call('alice', 'POST', '/res/MyProjectTasks/3', { tasks: [{ title: 'mine now' }] });
+      expect(add.status).toBe(404);
+      expect(add.body).toBe('MyProjectTasks has no project 3');
+      const nested = { projects: [{ project_id: 3, tasks: [{ title: 'mine now' }] }] };
+      const c2 = await call('alice', 'POST', '/res/MyProjectTasks', nested);
+      expect(c2.status).toBe(403);
+      expect(c2.body).toBe(
+        'The project row 1 (project_id 3) is not a row that MyProjectTasks shows this caller, so nothing was written',
+      );
+      expect(
+        (await call('alice', 'PUT', '/res/MyProjectTasks/3', { tasks: [{ task_id: 3, title: 'x' }] })).status,
+      ).toBe(404);
+      const u1 = { projects: [{ project_id: 3, tasks: [{ task_id: 3, title: 'x' }] }] };
+      expect((await call('alice', 'PUT', '/res/MyProjectTasks', u1)).json()).toEqual({ rowsAffected: 0 });
+      expect((await call('alice', 'DELETE', '/res/MyProjectTasks/3', { tasks: [{ task_id: 3 }] })).status).toBe(404);
+      const d1 = { projects: [{ project_id: 3, tasks: [{ task_id: 3 }] }] };
+      expect((await call('alice', 'DELETE', '/res/MyProjectTasks', d1)).json()).toEqual({ rowsAffected: 0 });
+      expect((await call('alice', 'DELETE', '/res/MyProjectTasks/3')).json()).toEqual({ rowsAffected: 0 });
+      // a child of another parent, named under the caller's own parent, is not theirs either
+      const wrong = { projects: [{ project_id: 1, tasks: [{ task_id: 3, title: 'x' }] }] };
+      expect((await call('alice', 'PUT', '/res/MyProjectTasks', wrong)).json()).toEqual({ rowsAffected: 0 });
+      expect(await tasksOf(3)).toEqual(['g1']);
+      expect(await stored()).toEqual(initial);
+    });
+
+    it('the caller writes their own parents and children', async () => {
+      const created = await call('alice', 'POST', '/res/MyProjectTasks', {
+        projects: [{ owner: 'alice', tenant: 10, name: 'New', tasks: [{ title: 'n1' }, { title: 'n2' }] }],
+      });
+      expect(created.json()).toMatchObject({ rowsAffected: 3, projects: [{ name: 'New', tasks: [{}, {}] }] });
+      const other = await call('alice', 'POST', '/res/MyProjectTasks', {
+        projects: [{ owner: 'bob', tenant: 10, name: 'Other', tasks: [{ title: 'o1' }] }],
+      });
+      expect(other.status).toBe(403);
+      const add = await call('alice', 'POST', '/res/MyProjectTasks/1', { tasks: [{ title: 'a3' }] });
+      expect(add.json()).toMatchObject({ rowsAffected: 1, projects: [{ project_id: 1, tasks: [{ title: 'a3' }] }] });
+      const u4 = await call('alice', 'PUT', '/res/MyProjectTasks/1', { tasks: [{ task_id: 2, title: 'a2!' }] });
+      expect(u4.json()).toEqual({ rowsAffected: 1 });
+      expect(await tasksOf(1)).toEqual(['a1', 'a2!', 'a3']);
+      expect((await call('alice', 'DELETE', '/res/MyProjectTasks/1', { tasks: [{ task_id: 1 }] })).json()).toEqual({
+        rowsAffected: 1,
+      });
+      await db.exec('DELETE FROM project_label WHERE project_id = 1'); // not a table of this resource
+      expect((await call('alice', 'DELETE', '/res/MyProjectTasks/1')).json()).toEqual({ rowsAffected: 3 });
+      expect((await stored()).filter((r) => !r.endsWith(':New'))).toEqual([
+        '2:alice:Beta',
+        '3:bob:Gamma',
+        '4:carol:Delta',
+      ]);
+    });
+
+    it('many-to-many: associations only under the caller’s own parents', async () => {
+      expect((await call('alice', 'POST', '/res/MyLabels/3', { labels: [{ label_id: 2 }] })).status).toBe(404);
+      expect((await call('alice', 'DELETE', '/res/MyLabels/3', { labels: [{ label_id: 1 }] })).status).toBe(404);
+      expect((await call('alice', 'POST', '/res/MyLabels/1', { labels: [{ label_id: 2 }] })).json()).toMatchObject({
+        rowsAffected: 1,
+      });
+      expect((await call('alice', 'DELETE', '/res/MyLabels/3')).json()).toEqual({ rowsAffected: 0 });
+      const links = await db.exec('SELECT project_id, label_id FROM project_label ORDER BY project_id, label_id');
+      expect(links.map((r) => `${r.project_id}-${r.label_id}`)).toEqual(['1-1', '1-2', '3-1', '3-2']);
+    });
+  });
+
+  describe('describing the resource', () => {
+    it('/conf/definition shows the definition as written; /conf/metadata and OpenAPI describe it', async () => {
+      const token = await auth.token({ sub: 'alice', roles: ['writer'] });
+      const headers = { authorization: `Bearer ${token}`, accept: 'application/json' };
+      const definition = await invoke({ method: 'GET', path: '/conf/definition/MyProjects', headers });
+      expect(definition.status).toBe(200);
+      expect(definition.body).toContain('where owner = {{claim:sub}}');
+      const metadata = await invoke({ method: 'GET', path: '/conf/metadata/MyProjectTasks', headers });
+      expect(metadata.status).toBe(200);
+      expect(metadata.body).toContain('"task_id"');
+      const documentation = await invoke({ method: 'GET', path: '/conf/documentation/MyProjects', headers });
+      expect(documentation.status).toBe(200);
+      expect(documentation.body).toContain('the sub claim of the caller');
+      const openapi = await invoke({ method: 'GET', path: '/openapi.json', headers });
+      expect(openapi.status).toBe(200);
+      expect(Object.keys(JSON.parse(openapi.body).paths)).toEqual(
+        expect.arrayContaining(['/res/MyProjects', '/res/MyProjectTasks/{project_id}', '/res/TenantProjects']),
+      );
+    });
+
+    it('npm run validate notes the claims, and warns when the service runs without sign-in', async () => {
+      expect(await validateDefinition(config(), 'MyProjectTasks')).toEqual({
+        name: 'MyProjectTasks',
+        status: 'ok',
+        detail: 'one-to-many, 7 fields; rows per caller by the claim sub',
+      });
+      expect((await validateDefinition(config(), 'TenantProjects')).detail).toBe(
+        'flat, 4 fields; rows per caller by the claims org.tenant, cognito:username',
+      );
+      await useService({
+        AUTH_ISSUER: undefined,
+        AUTH_AUDIENCE: undefined,
+        AUTH_JWKS_URL: undefined,
+        PRIVILEGES: undefined,
+      });
+      try {
+        expect(await validateDefinition(config(), 'MyProjects')).toEqual({
+          name: 'MyProjects',
+          status: 'warning',
+          detail:
+            'flat, 4 fields; rows per caller by the claim sub; refuses every request (403 claim_missing): its query uses claims, and the service runs without sign-in (AUTH_ISSUER is not set)',
+        });
+      } finally {
+        await useService(env());
+      }
+    });
+
+    it('a placeholder inside quotes is a broken definition that says why', async () => {
+      const reply = await call('alice', 'GET', '/res/QuotedClaim');
+      expect(reply.status).toBe(500);
+      expect(reply.body).toContain(
+        "is invalid: the claim placeholder {{claim:sub}} stands inside quotes ('{{claim:sub}}')",
+      );
+    });
+  });
+});
