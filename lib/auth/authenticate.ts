@@ -6,11 +6,12 @@
  * with a small clock skew, asymmetric algorithms only. The one IO is fetching the keys; the 401s say which check
  * failed and never echo the token.
  */
-import { decodeJwt, errors, type JWTPayload, jwtVerify } from 'jose';
+import type { JWTPayload } from 'jose';
 import type { Config } from '../config';
 import { ServiceError, UnauthenticatedError } from '../errors';
 import { type Caller, openCaller } from './caller';
 import { issuerKeys } from './issuer-keys';
+import { jose } from './jose';
 import { rolesOf } from './roles-of';
 
 /** Never `none`, never HS*: the keys are public, so a symmetric algorithm would let anyone sign. */
@@ -52,7 +53,7 @@ function bearerToken(header: string | undefined): string {
 
 async function verify(token: string, issuer: string, audience: string, settings: Config): Promise<JWTPayload> {
   try {
-    const { payload } = await jwtVerify(token, issuerKeys(settings.authJwksUrl ?? defaultJwksUrl(issuer)), {
+    const { payload } = await jose().jwtVerify(token, issuerKeys(settings.authJwksUrl ?? defaultJwksUrl(issuer)), {
       issuer,
       audience,
       algorithms,
@@ -71,7 +72,7 @@ async function verify(token: string, issuer: string, audience: string, settings:
  */
 function gatewayClaims(token: string, issuer: string, audience: string): JWTPayload {
   try {
-    return decodeJwt(token);
+    return jose().decodeJwt(token);
   } catch (error) {
     throw rejection(error, issuer, audience);
   }
@@ -85,6 +86,7 @@ export function defaultJwksUrl(issuer: string): string {
 /** What a failed check tells the caller: which check, never the token. */
 function rejection(error: unknown, issuer: string, audience: string): ServiceError {
   if (error instanceof ServiceError) return error;
+  const { errors } = jose();
   const invalid = (message: string) => new UnauthenticatedError(message, 'invalid_token', error);
   if (error instanceof errors.JWTExpired) return invalid('The token has expired');
   if (error instanceof errors.JWTClaimValidationFailed) {

@@ -7,15 +7,16 @@
 import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createLocalJWKSet, createRemoteJWKSet, errors, type JSONWebKeySet, type JWTVerifyGetKey } from 'jose';
+import type { JSONWebKeySet, JWTVerifyGetKey } from 'jose';
 import { ServiceError } from '../errors';
+import { jose } from './jose';
 
 const keySets = new Map<string, JWTVerifyGetKey>();
 
 export function issuerKeys(url: string): JWTVerifyGetKey {
   let keys = keySets.get(url);
   if (!keys) {
-    keys = guarded(url, url.startsWith('file:') ? fileKeys(url) : createRemoteJWKSet(new URL(url)));
+    keys = guarded(url, url.startsWith('file:') ? fileKeys(url) : jose().createRemoteJWKSet(new URL(url)));
     keySets.set(url, keys);
   }
   return keys;
@@ -30,7 +31,7 @@ function fileKeys(url: string): JWTVerifyGetKey {
     const version = `${stat.mtimeMs}:${stat.size}`;
     if (loaded?.version !== version) {
       const set = JSON.parse(readFileSync(file, 'utf8')) as JSONWebKeySet;
-      loaded = { version, keys: createLocalJWKSet(set) };
+      loaded = { version, keys: jose().createLocalJWKSet(set) };
     }
     return loaded.keys(header, token);
   };
@@ -42,6 +43,7 @@ function guarded(url: string, keys: JWTVerifyGetKey): JWTVerifyGetKey {
     try {
       return await keys(header, token);
     } catch (error) {
+      const { errors } = jose();
       if (error instanceof errors.JWKSNoMatchingKey || error instanceof errors.JWKSMultipleMatchingKeys) throw error;
       const detail = error instanceof Error ? error.message : String(error);
       throw new ServiceError(

@@ -6,7 +6,7 @@
  */
 import { authorize, requireRole } from '../auth/authorize';
 import type { Caller } from '../auth/caller';
-import { privilegesOf } from '../auth/privileges-store';
+import { forgetPrivileges, privilegesOf } from '../auth/privileges-store';
 import { config } from '../config';
 import { definitionSource, forgetResource, resolveResource } from '../definitions/resolve-resource';
 import { MethodNotAllowedError, NotFoundError } from '../errors';
@@ -41,6 +41,7 @@ export async function serveConf(request: HttpRequest, caller: Caller): Promise<H
     }
     case 'reload': {
       forgetResource(name);
+      forgetPrivileges();
       await resolveResource(settings, name);
       return toResult(200, 'text/plain; charset=utf-8', `Reload of ${name} succeeded`, { 'Cache-Control': 'no-store' });
     }

@@ -348,6 +348,29 @@ describe('sign-in on, a Secrets Manager secret and no database URL', () => {
     }
   });
 
+  it('leaves the RDS signer out of the bundles: without IAM authentication it is never loaded', () => {
+    const state = JSON.parse(readFileSync(path.join(done.secret.dir, '.serverless', 'serverless-state.json'), 'utf8'));
+    expect(state.service.custom.esbuild.exclude).toEqual([
+      '@aws-sdk/client-s3',
+      '@aws-sdk/client-secrets-manager',
+      '@aws-sdk/rds-signer',
+    ]);
+    const bundleOf = (run: Run, zip: string) => {
+      const handler = `handlers/${zip.replace(/\.zip$/, '.js')}`;
+      return (
+        readZip(path.join(run.dir, '.serverless', zip))
+          .get(handler)
+          ?.toString() ?? ''
+      );
+    };
+    for (const zip of zipsOf(done.secret).filter((z) => z !== 'fallback.zip' && z !== 'xsd.zip')) {
+      const without = bundleOf(done.secret, zip);
+      expect([zip, without.includes('require("@aws-sdk/rds-signer")')]).toEqual([zip, true]);
+      // the signer and what it brings of the SDK: some 400 KB minified
+      expect([zip, bundleOf(done.iam, zip).length - without.length > 300_000]).toEqual([zip, true]);
+    }
+  });
+
   it('grants GetSecretValue on that secret, and nothing else', () => {
     expect(statementsOf(templateOf(done.secret))).toEqual([
       { Effect: 'Allow', Action: ['secretsmanager:GetSecretValue'], Resource: secretArn },

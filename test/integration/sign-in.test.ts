@@ -376,7 +376,7 @@ describe('the privileges file', () => {
   afterAll(() => signIn(fx));
   const read = (roles: string[]) => as(roles, { method: 'GET', path: '/res/Item/1' });
 
-  it('is read again after DEFINITIONS_TTL_S when it changes', async () => {
+  it('is read again after DEFINITIONS_TTL_S when it changes, or at /conf/reload', async () => {
     await signIn(fx, { DEFINITIONS_TTL_S: '0' });
     expect((await read(['auditor'])).status).toBe(403);
     writeFileSync(privilegesFile, `${privilegesText}\nItem.select=auditor\n# changed`);
@@ -385,6 +385,9 @@ describe('the privileges file', () => {
     expect((await read(['auditor'])).status).toBe(403);
     writeFileSync(privilegesFile, `${privilegesText}\nItem.select=auditor\n# changed`);
     expect((await read(['auditor'])).status).toBe(403);
+    // /conf/reload reads it again at once, on the container that serves the reload (here: the one process)
+    expect((await as(['admin'], { method: 'GET', path: '/conf/reload/Item' })).status).toBe(200);
+    expect((await read(['auditor'])).status).toBe(200);
   });
 
   it('that is malformed makes every request a 500 naming the file and line, never allow-all', async () => {
