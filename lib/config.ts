@@ -16,9 +16,13 @@ export interface Config {
   readonly databaseUrl?: string;
   /** DATABASE_URL_<NAME> variables, keyed by NAME as written. */
   readonly databaseUrls: Readonly<Record<string, string>>;
+  /** DATABASE_READ_URL: a reader endpoint or replica of DATABASE_URL's server; reads go there, writes never. */
+  readonly databaseReadUrl?: string;
+  /** DATABASE_READ_URL_<NAME> variables, keyed by NAME as written: the reader of DATABASE_URL_<NAME>. */
+  readonly databaseReadUrls: Readonly<Record<string, string>>;
   readonly connectTimeoutMs: number;
   readonly statementTimeoutMs: number;
-  /** Connections per database and container: 1-2 on Lambda (one request at a time), more locally. */
+  /** Connections per database and container: 1 on Lambda (one request at a time), more locally. */
   readonly poolSize: number;
   /** How long an unused pooled connection stays open, in seconds. */
   readonly idleTimeoutS: number;
@@ -68,11 +72,16 @@ function nonNegativeInt(env: NodeJS.ProcessEnv, name: string, fallback: number):
   return n;
 }
 
-export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const databaseUrls: Record<string, string> = {};
+/** The variables `{prefix}NAME` with a value, keyed by NAME as written. */
+function urlsNamed(env: NodeJS.ProcessEnv, prefix: string): Readonly<Record<string, string>> {
+  const urls: Record<string, string> = {};
   for (const [key, value] of Object.entries(env)) {
-    if (key.startsWith('DATABASE_URL_') && value) databaseUrls[key.slice('DATABASE_URL_'.length)] = value;
+    if (key.startsWith(prefix) && value) urls[key.slice(prefix.length)] = value;
   }
+  return Object.freeze(urls);
+}
+
+export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const onLambda = Boolean(env.AWS_LAMBDA_FUNCTION_NAME) && !env.IS_OFFLINE;
   return Object.freeze({
     definitionsDir: path.resolve(env.DEFINITIONS_DIR || defaultDefinitionsDir(env)),
@@ -81,10 +90,12 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     s3Endpoint: env.S3_ENDPOINT || undefined,
     awsRegion: env.AWS_REGION || 'us-east-1',
     databaseUrl: env.DATABASE_URL || undefined,
-    databaseUrls: Object.freeze(databaseUrls),
+    databaseUrls: urlsNamed(env, 'DATABASE_URL_'),
+    databaseReadUrl: env.DATABASE_READ_URL || undefined,
+    databaseReadUrls: urlsNamed(env, 'DATABASE_READ_URL_'),
     connectTimeoutMs: positiveInt(env, 'DB_CONNECT_TIMEOUT_MS', 3000),
     statementTimeoutMs: positiveInt(env, 'DB_STATEMENT_TIMEOUT_MS', 20000),
-    poolSize: positiveInt(env, 'DB_POOL_SIZE', onLambda ? 2 : 5),
+    poolSize: positiveInt(env, 'DB_POOL_SIZE', onLambda ? 1 : 5),
     idleTimeoutS: positiveInt(env, 'DB_IDLE_TIMEOUT_S', 300),
     maxBodyBytes: positiveInt(env, 'MAX_BODY_BYTES', 5 * 1024 * 1024),
     maxResultBytes: positiveInt(env, 'MAX_RESULT_BYTES', 5 * 1024 * 1024),

@@ -2,7 +2,7 @@
  * The /res pipeline, top to bottom: check the caller's privilege for the resource and operation, parse the
  * request, negotiate the response type, resolve the resource, plan (with the caller's claims), execute,
  * serialize. Only the order lives here: each stage throws typed errors, and lib/http/create-handler turns any of
- * them into the response.
+ * them into the response. What the request turned out to be (resource, operation, rows) is noted for its log line.
  */
 import { authorize } from './auth/authorize';
 import type { Caller, Privilege } from './auth/caller';
@@ -15,10 +15,12 @@ import type { HttpRequest } from './http/from-event';
 import { negotiateResponse } from './http/negotiate';
 import { privateCacheControl } from './http/private-cache-control';
 import { type HttpResponse, toResult } from './http/to-result';
+import { operationName } from './observe/operation-name';
 import { planRead } from './plan/plan-read';
 import { planWrite } from './plan/plan-write';
 import { parseRequest, requestTarget } from './request/parse-request';
 import type { Operation } from './request/resource-request';
+import { noteRequest } from './request-context';
 import { groupRows } from './serial/group-rows';
 import { serializeRead } from './serial/serialize-read';
 import { serializeWrite } from './serial/serialize-write';
@@ -42,13 +44,17 @@ export async function serveResource(http: HttpRequest, caller: Caller): Promise<
     body: http.body,
   };
   const target = requestTarget(parts);
+  noteRequest({ resource: target.name });
   if (caller.signedIn) authorize(caller, await privilegesOf(settings), target.name, privilegeOf[target.op]);
   const request = parseRequest(parts, settings);
+  noteRequest({ operation: operationName(request) });
   const bodyType = request.op === 'read' ? undefined : request.body?.type;
   const output = negotiateResponse(http.headers.accept, request.query.output, bodyType);
-  const { resource, db } = await resolveResource(settings, request.name);
+  const { resource, db, readDb } = await resolveResource(settings, request.name);
+  noteRequest({ resourceFound: true });
   if (request.op === 'read') {
-    const rows = await executeRead(db, resource, planRead(resource, request, caller.claims));
+    const rows = await executeRead(readDb, resource, planRead(resource, request, caller.claims));
+    noteRequest({ rows: rows.length });
     const body = serializeRead(resource, groupRows(resource, rows), output);
     if (Buffer.byteLength(body) > settings.maxResultBytes) {
       throw new TooLargeError(
@@ -60,6 +66,7 @@ export async function serveResource(http: HttpRequest, caller: Caller): Promise<
     return toResult(200, output, body, { 'Cache-Control': cacheControl });
   }
   const outcome = await executeWrite(db, resource, planWrite(resource, request, caller.claims));
+  noteRequest({ rows: outcome.rowsAffected });
   const body = serializeWrite(resource, outcome.rowsAffected, outcome.rows, output);
   return toResult(200, output, body, { 'Cache-Control': 'no-store' });
 }

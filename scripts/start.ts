@@ -140,10 +140,13 @@ function spawnOffline(env: NodeJS.ProcessEnv): ChildProcess {
   return spawn(bin, ['offline', 'start'], { cwd: ROOT, env, stdio: ['inherit', 'pipe', 'pipe'] });
 }
 
-/** DATABASE_URL and every DATABASE_URL_<NAME> with a value: the databases the handlers will use. */
+/**
+ * DATABASE_URL, every DATABASE_URL_<NAME>, and their readers DATABASE_READ_URL[_<NAME>], with a value: the
+ * databases the handlers will use.
+ */
 function givenDatabases(env: NodeJS.ProcessEnv): [string, string][] {
   return Object.entries(env)
-    .filter((entry): entry is [string, string] => /^DATABASE_URL(_.+)?$/.test(entry[0]) && Boolean(entry[1]))
+    .filter((entry): entry is [string, string] => /^DATABASE_(READ_)?URL(_.+)?$/.test(entry[0]) && Boolean(entry[1]))
     .sort(([a], [b]) => a.localeCompare(b));
 }
 
@@ -153,7 +156,7 @@ function givenDatabases(env: NodeJS.ProcessEnv): [string, string][] {
  */
 async function openDatabase(): Promise<LocalDatabase> {
   const given = givenDatabases(process.env);
-  if (given.length === 0) return startEmbeddedDatabase();
+  if (given.every(([name]) => name.startsWith('DATABASE_READ_URL'))) return startEmbeddedDatabase();
   const width = Math.max(...given.map(([name]) => name.length));
   const lines = given.map(([name, url]) => `  ${name.padEnd(width)}  ${maskUrl(url)}`);
   console.log('Using the databases as they are (not seeded; npm run demo:seed -- <url> loads the demo).');

@@ -7,6 +7,7 @@
  */
 import mysql from 'mysql2/promise';
 import { ConfigurationError } from '../errors';
+import { observeDatabaseCall } from '../request-context';
 import type { Value } from '../values';
 import { classifyDbError } from './classify-error';
 import type { Database, Executor, QueryResult, Statement } from './database';
@@ -23,6 +24,10 @@ const typeCast: mysql.TypeCast = (field, next) => {
   }
   return next();
 };
+
+/** What lib/request-context times (and traces) of each call: the statement's text, never its values. */
+const statementCall = (query: Statement) => ({ dialect: 'mysql', kind: 'statement', text: query.text }) as const;
+const transactionCall = { dialect: 'mysql', kind: 'transaction' } as const;
 
 const startTransaction: Statement = { text: 'START TRANSACTION', params: [] };
 const commit: Statement = { text: 'COMMIT', params: [] };
@@ -135,7 +140,9 @@ export function connectMysql(url: string, options: ConnectOptions, source?: Pass
       held.release();
     }
   };
-  const poolExecutor: Executor = { run: (query) => withConnection(query, (held) => held.run(query)) };
+  const poolExecutor: Executor = {
+    run: (query) => observeDatabaseCall(statementCall(query), () => withConnection(query, (held) => held.run(query))),
+  };
   // describe-mysql reads the probe's column definitions from mysql2's own result
   const probe = {
     query: (text: string) => withConnection({ text, params: [] }, (held) => held.query({ text, params: [] })),
@@ -144,22 +151,26 @@ export function connectMysql(url: string, options: ConnectOptions, source?: Pass
   return {
     dialect: 'mysql',
     ...poolExecutor,
-    async transaction(fn) {
-      const held = await acquire(startTransaction);
-      try {
-        await held.run(startTransaction);
-        const result = await fn(held);
-        await held.run(commit);
-        return result;
-      } catch (error) {
-        // the statement that failed is reported; a connection that cannot roll back is not reused
-        if (!held.lost) await held.run(rollback).catch(() => held.destroy());
-        throw error;
-      } finally {
-        held.release();
-      }
-    },
-    describe: (query, tableNames) => describeMysql(poolExecutor, probe, query, tableNames),
+    transaction: (fn) =>
+      observeDatabaseCall(transactionCall, async () => {
+        const held = await acquire(startTransaction);
+        try {
+          await held.run(startTransaction);
+          const result = await fn({ run: (query) => observeDatabaseCall(statementCall(query), () => held.run(query)) });
+          await held.run(commit);
+          return result;
+        } catch (error) {
+          // the statement that failed is reported; a connection that cannot roll back is not reused
+          if (!held.lost) await held.run(rollback).catch(() => held.destroy());
+          throw error;
+        } finally {
+          held.release();
+        }
+      }),
+    describe: (query, tableNames) =>
+      observeDatabaseCall({ dialect: 'mysql', kind: 'describe', text: query }, () =>
+        describeMysql(poolExecutor, probe, query, tableNames),
+      ),
     close: () => pool.end(),
   };
 }

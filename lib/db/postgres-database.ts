@@ -6,6 +6,7 @@
  */
 import postgres from 'postgres';
 import { ConfigurationError } from '../errors';
+import { observeDatabaseCall } from '../request-context';
 import { classifyDbError } from './classify-error';
 import type { Database, Executor, QueryResult, Statement } from './database';
 import type { PasswordSource } from './database-credentials';
@@ -22,6 +23,9 @@ export interface ConnectOptions {
 
 /** Every text-like type stays text both ways; the serializers decide how to write it. */
 const textOids = [20, 21, 23, 26, 114, 3802, 700, 701, 1082, 1083, 1114, 1184, 1266, 1700, 1186];
+
+/** What lib/request-context times (and traces) of each call: the statement's text, never its values. */
+const transactionCall = { dialect: 'postgres', kind: 'transaction' } as const;
 
 const begin: Statement = { text: 'BEGIN', params: [] };
 const commit: Statement = { text: 'COMMIT', params: [] };
@@ -90,10 +94,12 @@ export function connectPostgres(url: string, options: ConnectOptions, source?: P
   return {
     dialect: 'postgres',
     run: (query) => runPostgres(client, client, query, bounds),
-    transaction: (fn) => transaction(client, fn, bounds),
+    transaction: (fn) => observeDatabaseCall(transactionCall, () => transaction(client, fn, bounds)),
     describe: (query, tableNames) => {
       const sql = client;
-      return describePostgres(executor(sql, sql, bounds), boundedUnsafe(sql, bounds), query, tableNames);
+      return observeDatabaseCall({ dialect: 'postgres', kind: 'describe', text: query }, () =>
+        describePostgres(executor(sql, sql, bounds), boundedUnsafe(sql, bounds), query, tableNames),
+      );
     },
     close: () => client.end({ timeout: 1 }),
   };
@@ -154,12 +160,14 @@ async function runPostgres(
   query: Statement,
   bounds: Bounds,
 ): Promise<QueryResult> {
-  try {
-    const result = await bounded(client, runner.unsafe(query.text, params(query)), bounds);
-    return { rows: result as unknown as QueryResult['rows'], rowsAffected: result.count ?? result.length };
-  } catch (error) {
-    throw classifyDbError(postgresErrors, error, query);
-  }
+  return observeDatabaseCall({ dialect: 'postgres', kind: 'statement', text: query.text }, async () => {
+    try {
+      const result = await bounded(client, runner.unsafe(query.text, params(query)), bounds);
+      return { rows: result as unknown as QueryResult['rows'], rowsAffected: result.count ?? result.length };
+    } catch (error) {
+      throw classifyDbError(postgresErrors, error, query);
+    }
+  });
 }
 
 const params = (query: Statement) => query.params as postgres.ParameterOrJSON<never>[];

@@ -1,10 +1,10 @@
 /**
- * Which connection a definition's `<database default="X">` uses, and one cached Database per URL for the
- * life of the container. The only place that creates driver clients, each with its login (database-credentials.ts:
+ * Which connections a definition's `<database default="X">` uses (its writer, and its reader when a read URL is
+ * set), and one cached Database per URL for the life of the container. The only place that creates driver clients, each with its login (database-credentials.ts:
  * the URL's password, an IAM token, or a Secrets Manager secret).
  */
 import type { Config } from '../config';
-import { DatabaseError } from '../errors';
+import { ConfigurationError, DatabaseError } from '../errors';
 import type { Dialect } from '../resource';
 import type { Database } from './database';
 import { forgetCredentials, type PasswordSource, resolveLogin } from './database-credentials';
@@ -16,25 +16,47 @@ import { renewingDatabase } from './renewing-database';
 interface DatabaseChoice {
   /** Undefined when only DATABASE_SECRET_ARN names the server (the secret's host, port and dbname). */
   readonly url?: string;
-  /** `DATABASE_URL_X`, `DATABASE_URL`, or `DATABASE_SECRET_ARN`. */
+  /** `DATABASE_URL_X`, `DATABASE_URL`, `DATABASE_READ_URL_X`, `DATABASE_READ_URL` or `DATABASE_SECRET_ARN`. */
   readonly variable: string;
-  /** True when the URL is DATABASE_URL with its database part replaced by X. */
+  /** True when the URL is DATABASE_URL (or DATABASE_READ_URL) with its database part replaced by X. */
   readonly replaced: boolean;
 }
 
-/** `DATABASE_URL_X` for database X: upper-cased, any character outside A-Z0-9 turned into `_`. */
-function variableFor(database: string): string {
-  return `DATABASE_URL_${database.toUpperCase().replace(/[^A-Z0-9]/g, '_')}`;
+/** The NAME of `DATABASE_URL_NAME` for database X: upper-cased, any character outside A-Z0-9 turned into `_`. */
+const nameOf = (database: string) => database.toUpperCase().replace(/[^A-Z0-9]/g, '_');
+
+/** `DATABASE_URL_X` for database X (`DATABASE_READ_URL_X` for its reader). */
+function variableFor(database: string, prefix = 'DATABASE_URL_'): string {
+  return `${prefix}${nameOf(database)}`;
 }
 
 /** What chooses a database's URL (the secret, when neither DATABASE_URL nor DATABASE_URL_X is set). */
 type UrlConfig = Pick<Config, 'databaseUrl' | 'databaseUrls'> & Partial<Pick<Config, 'databaseSecretArn'>>;
 
+/** What chooses a database's reader URL. */
+type ReadUrlConfig = Pick<Config, 'databaseUrls' | 'databaseReadUrl' | 'databaseReadUrls'>;
+
+/** `url` with its database part replaced by `database` (D5); `variable` names it when it does not parse. */
+function replaceDatabase(url: string, variable: string, database: string): string {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch (error) {
+    throw new DatabaseError(
+      'database_unconfigured',
+      `${variable} is not a valid URL (expected postgres://... or mysql://...)`,
+      error,
+    );
+  }
+  parsed.pathname = `/${encodeURIComponent(database)}`;
+  return parsed.toString();
+}
+
 /** DATABASE_URL_X, else DATABASE_URL with its database part replaced by X, else the secret's server. Pure. */
 function chooseDatabase(config: UrlConfig, database?: string): DatabaseChoice {
   if (database) {
     const variable = variableFor(database);
-    const specific = config.databaseUrls[variable.slice('DATABASE_URL_'.length)];
+    const specific = config.databaseUrls[nameOf(database)];
     if (specific) return { url: specific, variable, replaced: false };
   }
   if (!config.databaseUrl && config.databaseSecretArn) {
@@ -44,18 +66,29 @@ function chooseDatabase(config: UrlConfig, database?: string): DatabaseChoice {
     throw new DatabaseError('database_unconfigured', 'No database is configured: set DATABASE_URL (see README)');
   }
   if (!database) return { url: config.databaseUrl, variable: 'DATABASE_URL', replaced: false };
-  let url: URL;
-  try {
-    url = new URL(config.databaseUrl);
-  } catch (error) {
-    throw new DatabaseError(
-      'database_unconfigured',
-      'DATABASE_URL is not a valid URL (expected postgres://... or mysql://...)',
-      error,
-    );
+  return {
+    url: replaceDatabase(config.databaseUrl, 'DATABASE_URL', database),
+    variable: 'DATABASE_URL',
+    replaced: true,
+  };
+}
+
+/**
+ * The reader of database X, mirroring chooseDatabase: DATABASE_READ_URL_X, else DATABASE_READ_URL with its
+ * database part replaced by X. DATABASE_READ_URL is a replica of DATABASE_URL's server (or the secret's), so a
+ * database whose writer is DATABASE_URL_X gets no reader from it: without DATABASE_READ_URL_X its reads stay on
+ * its writer. Undefined: reads go to the writer. Pure.
+ */
+function chooseReadDatabase(config: ReadUrlConfig, database?: string): DatabaseChoice | undefined {
+  if (database) {
+    const specific = config.databaseReadUrls[nameOf(database)];
+    if (specific) return { url: specific, variable: variableFor(database, 'DATABASE_READ_URL_'), replaced: false };
+    if (config.databaseUrls[nameOf(database)]) return undefined;
   }
-  url.pathname = `/${encodeURIComponent(database)}`;
-  return { url: url.toString(), variable: 'DATABASE_URL', replaced: true };
+  const url = config.databaseReadUrl;
+  if (!url) return undefined;
+  if (!database) return { url, variable: 'DATABASE_READ_URL', replaced: false };
+  return { url: replaceDatabase(url, 'DATABASE_READ_URL', database), variable: 'DATABASE_READ_URL', replaced: true };
 }
 
 /** The URL for database X. Pure. */
@@ -63,12 +96,28 @@ export function databaseUrlFor(config: Pick<Config, 'databaseUrl' | 'databaseUrl
   return chooseDatabase(config, database).url as string;
 }
 
+/** The reader URL for database X, or undefined when its reads go to its writer. Pure. */
+export function readUrlFor(config: ReadUrlConfig, database?: string): string | undefined {
+  return chooseReadDatabase(config, database)?.url;
+}
+
 /**
- * What to tell the user when the database a resource uses does not exist on its server: a configuration
- * error, so the sentence names the variable that fixes it. Never shows a password. Pure.
+ * What to tell the user when the database a resource uses does not exist on its server (on its reader, with
+ * `onReader`): a configuration error, so the sentence names the variable that fixes it. Never shows a password.
+ * Pure.
  */
-export function explainMissingDatabase(config: UrlConfig, resource: string, database?: string): string {
-  const { url, variable, replaced } = chooseDatabase(config, database);
+export function explainMissingDatabase(
+  config: UrlConfig & Partial<ReadUrlConfig>,
+  resource: string,
+  database?: string,
+  onReader = false,
+): string {
+  const { databaseUrls, databaseReadUrl, databaseReadUrls = {} } = config;
+  const reader = onReader
+    ? chooseReadDatabase({ databaseUrls, databaseReadUrl, databaseReadUrls }, database)
+    : undefined;
+  const { url, variable, replaced } = reader ?? chooseDatabase(config, database);
+  const prefix = reader ? 'DATABASE_READ_URL_' : 'DATABASE_URL_';
   if (url === undefined) {
     const secret = `the database secret ${config.databaseSecretArn} (DATABASE_SECRET_ARN)`;
     return database
@@ -76,7 +125,7 @@ export function explainMissingDatabase(config: UrlConfig, resource: string, data
       : `Resource ${resource} uses the database named by ${secret}, which does not exist on its server; create it, or correct the secret's dbname`;
   }
   if (database && replaced) {
-    return `Resource ${resource} selects database ${database}, which does not exist on the server of DATABASE_URL (${serverOf(url)}); create it there, or set ${variableFor(database)} to the URL of the database to use`;
+    return `Resource ${resource} selects database ${database}, which does not exist on the server of ${variable} (${serverOf(url)}); create it there, or set ${variableFor(database, prefix)} to the URL of the database to use`;
   }
   const uses = database ? `selects database ${database} through` : 'uses';
   return `Resource ${resource} ${uses} ${variable}, whose database ${databaseOf(url)} does not exist on its server (${serverOf(url)}); create it, or set ${variable} to the URL of an existing database`;
@@ -121,8 +170,8 @@ async function connect(config: Config, choice: DatabaseChoice, database?: string
   return source ? renewingDatabase(db, source) : db;
 }
 
-export function selectDatabase(config: Config, database?: string): Promise<Database> {
-  const choice = chooseDatabase(config, database);
+/** The cached client of a choice, connected on first use. */
+function open(config: Config, choice: DatabaseChoice, database?: string): Promise<Database> {
   // the secret's own server: one client per database X of it
   const key = choice.url ?? `${config.databaseSecretArn}\u0000${database ?? ''}`;
   let db = databases.get(key);
@@ -136,6 +185,58 @@ export function selectDatabase(config: Config, database?: string): Promise<Datab
     });
   }
   return db;
+}
+
+/** The writer of database X: every write, and every read when X has no reader. */
+export function selectDatabase(config: Config, database?: string): Promise<Database> {
+  return open(config, chooseDatabase(config, database), database);
+}
+
+/** Database X's writer and the Database its reads go to: its reader when one is configured, else the writer. */
+export async function selectDatabases(
+  config: Config,
+  database?: string,
+): Promise<{ readonly db: Database; readonly readDb: Database }> {
+  const reader = chooseReadDatabase(config, database);
+  const [db, readDb] = await Promise.all([
+    selectDatabase(config, database),
+    reader ? open(config, reader, database) : undefined,
+  ]);
+  if (!readDb) return { db, readDb: db };
+  if (readDb.dialect !== db.dialect) {
+    const writer = chooseDatabase(config, database).variable;
+    throw new ConfigurationError(
+      `${reader?.variable} is a ${readDb.dialect} URL but ${writer} a ${db.dialect} one: a reader must be a replica of its writer`,
+    );
+  }
+  return { db, readDb };
+}
+
+/**
+ * Every database the configuration names, by the variable that names it, as it is (no database part
+ * replaced): DATABASE_URL (or DATABASE_SECRET_ARN alone), each DATABASE_URL_<NAME>, DATABASE_READ_URL, each
+ * DATABASE_READ_URL_<NAME>. `open` connects (the cached client) with its login. For the health check.
+ */
+export function configuredDatabases(
+  config: Config,
+): readonly { readonly variable: string; readonly url?: string; open(): Promise<Database> }[] {
+  const named = (prefix: string, urls: Readonly<Record<string, string>>): DatabaseChoice[] =>
+    Object.keys(urls)
+      .sort()
+      .map((name) => ({ url: urls[name], variable: `${prefix}${name}`, replaced: false }));
+  const choices: DatabaseChoice[] = [
+    ...(config.databaseUrl || config.databaseSecretArn ? [chooseDatabase(config)] : []),
+    ...named('DATABASE_URL_', config.databaseUrls),
+    ...(config.databaseReadUrl
+      ? [{ url: config.databaseReadUrl, variable: 'DATABASE_READ_URL', replaced: false }]
+      : []),
+    ...named('DATABASE_READ_URL_', config.databaseReadUrls),
+  ];
+  if (choices.length === 0) {
+    const none = () => Promise.resolve().then(() => selectDatabase(config));
+    return [{ variable: 'DATABASE_URL', open: none }];
+  }
+  return choices.map((choice) => ({ variable: choice.variable, url: choice.url, open: () => open(config, choice) }));
 }
 
 /** Closes every client and forgets the cached secrets (tests and the local server's shutdown). */

@@ -6,7 +6,7 @@
  */
 import type { Config } from '../config';
 import type { Database } from '../db/database';
-import { explainMissingDatabase, selectDatabase } from '../db/select-database';
+import { explainMissingDatabase, selectDatabases } from '../db/select-database';
 import { DatabaseError, DefinitionError, DefinitionsUnreachableError } from '../errors';
 import type { SqlResource } from '../resource';
 import { buildResource } from './build-resource';
@@ -18,7 +18,10 @@ import { parseDefinition } from './parse-definition';
 
 export interface ResolvedResource {
   readonly resource: SqlResource;
+  /** The writer: every write, with its own read-back, in its transaction. */
   readonly db: Database;
+  /** Where reads go: DATABASE_READ_URL[_X] when set (an Aurora reader, a replica), else the writer itself. */
+  readonly readDb: Database;
   readonly stored: StoredDefinition;
 }
 
@@ -94,9 +97,10 @@ export function forgetResource(name?: string): void {
 
 async function load(config: Config, stored: StoredDefinition): Promise<ResolvedResource> {
   const definition = parseDefinition(stored.location, stored.xml);
-  const db = await selectDatabase(config, definition.database);
+  const { db, readDb } = await selectDatabases(config, definition.database);
   const claimQuery = parseClaims(stored.location, definition.query, db.dialect);
-  const catalog = await db
+  // the catalog is read like any other row: from the reader when there is one
+  const catalog = await readDb
     .describe(
       claimQuery ? probeQuery(claimQuery) : definition.query,
       definition.tables.map((t) => t.name),
@@ -110,12 +114,12 @@ async function load(config: Config, stored: StoredDefinition): Promise<ResolvedR
       if (error instanceof DatabaseError && error.code === 'database_unconfigured') {
         throw new DatabaseError(
           'database_unconfigured',
-          explainMissingDatabase(config, stored.name, definition.database),
+          explainMissingDatabase(config, stored.name, definition.database, readDb !== db),
           error,
         );
       }
       throw error;
     });
   const resource = buildResource(stored.name, definition, catalog, db.dialect);
-  return { resource: claimQuery ? { ...resource, claimQuery } : resource, db, stored };
+  return { resource: claimQuery ? { ...resource, claimQuery } : resource, db, readDb, stored };
 }

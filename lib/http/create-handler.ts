@@ -2,32 +2,53 @@
  * Builds a Lambda handler for API Gateway (REST v1 or HTTP API v2 events) from a function that serves one
  * HttpRequest for one caller and throws typed errors. Sign-in comes first: nothing is served to a caller whose
  * token is refused. This is where every error becomes a response (errorResult, honouring the request's Accept
- * for problem+json): a handler never throws, every outcome is an HTTP response.
+ * for problem+json): a handler never throws, every outcome is an HTTP response. Every request is observed here
+ * (lib/observe: one log line, metrics, traced database calls) and every response carries its X-Request-Id.
  */
-import type { APIGatewayProxyResult } from 'aws-lambda';
+import type { APIGatewayProxyResult, Context } from 'aws-lambda';
 import { authenticate } from '../auth/authenticate';
-import type { Caller } from '../auth/caller';
+import { type Caller, openCaller } from '../auth/caller';
 import { config } from '../config';
+import { observeRequest } from '../observe/observe-request';
+import { requestIdOf } from '../observe/request-id';
 import { fromEvent, type GatewayEvent, type HttpRequest } from './from-event';
 import { errorResult, type HttpResponse } from './to-result';
 
-export type Handler = (event: GatewayEvent) => Promise<APIGatewayProxyResult>;
+export type Handler = (event: GatewayEvent, context?: Pick<Context, 'awsRequestId'>) => Promise<APIGatewayProxyResult>;
 
-export function createHandler(serve: (request: HttpRequest, caller: Caller) => Promise<HttpResponse>): Handler {
-  return async (event) => {
-    let response: HttpResponse;
-    let accept: string | undefined;
-    try {
-      const request = fromEvent(event);
-      accept = request.headers.accept;
-      const caller = await authenticate(
-        { authorization: request.headers.authorization, verifiedByGateway: request.verifiedByGateway },
-        config(),
-      );
-      response = await serve(request, caller);
-    } catch (error) {
-      response = errorResult(error, accept);
-    }
-    return { statusCode: response.statusCode, headers: { ...response.headers }, body: response.body };
+export interface HandlerOptions {
+  /** False for paths anyone may call even with sign-in on (the health checks): the caller is not asked for a token. */
+  readonly signIn?: boolean;
+}
+
+export function createHandler(
+  serve: (request: HttpRequest, caller: Caller) => Promise<HttpResponse>,
+  options: HandlerOptions = {},
+): Handler {
+  const signIn = options.signIn ?? true;
+  return async (event, context) => {
+    const requestId = requestIdOf(event, context);
+    const response = await observeRequest(requestId, async () => {
+      let request: HttpRequest | undefined;
+      try {
+        request = fromEvent(event);
+        const caller = signIn
+          ? await authenticate(
+              { authorization: request.headers.authorization, verifiedByGateway: request.verifiedByGateway },
+              config(),
+            )
+          : openCaller;
+        const result = await serve(request, caller);
+        return { status: result.statusCode, method: request?.method, path: request?.path, result };
+      } catch (error) {
+        const result = errorResult(error, request?.headers.accept, requestId);
+        return { status: result.statusCode, method: request?.method, path: request?.path, error, result };
+      }
+    });
+    return {
+      statusCode: response.statusCode,
+      headers: { ...response.headers, 'X-Request-Id': requestId },
+      body: response.body,
+    };
   };
 }

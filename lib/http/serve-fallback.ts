@@ -12,6 +12,7 @@ export function allowedMethods(path: string): readonly string[] | undefined {
   if (resourcePath(path)) return resourceMethods;
   if (/(?:^|\/)conf\/(definition|metadata|documentation|reload)\/[^/]+$/.test(path)) return ['GET'];
   if (/(?:^|\/)(res|openapi\.json)\/?$/.test(path) || /(?:^|\/)xsd\/[^/]+$/.test(path)) return ['GET'];
+  if (/(?:^|\/)health(\/db)?$/.test(path)) return ['GET'];
   return undefined;
 }
 

@@ -1,8 +1,9 @@
 /**
  * Builds responses: successes with their exact Content-Type, and the ONE place any error becomes a response:
- * text/plain or problem+json, never a stack trace, never a secret.
+ * text/plain or problem+json (whose `instance` names the request: `urn:request:<id>`, as in X-Request-Id and the
+ * log), never a stack trace, never a secret. Logging the error is lib/observe's work.
  */
-import { ServiceError, toServiceError } from '../errors';
+import { toServiceError } from '../errors';
 import { wantsProblemJson } from './negotiate';
 
 export interface HttpResponse {
@@ -31,9 +32,7 @@ const titles: Record<number, string> = {
   500: 'Internal Server Error',
 };
 
-export function errorResult(error: unknown, accept: string | undefined): HttpResponse {
-  if (!(error instanceof ServiceError))
-    console.error('unexpected error', error instanceof Error ? error.stack : String(error));
+export function errorResult(error: unknown, accept: string | undefined, requestId?: string): HttpResponse {
   const answer = toServiceError(error);
   const { status, code, message } = answer;
   const headers = { ...answer.headers };
@@ -44,6 +43,7 @@ export function errorResult(error: unknown, accept: string | undefined): HttpRes
       status,
       detail: message,
       code,
+      ...(requestId !== undefined ? { instance: `urn:request:${requestId}` } : {}),
     };
     return toResult(status, 'application/problem+json', JSON.stringify(problem), headers);
   }

@@ -17,7 +17,7 @@ export const bearerScheme: OpenAPIV3_1.HttpSecurityScheme = {
     "A JSON Web Token from the service's issuer, in `Authorization: Bearer <token>`. What a caller may do depends on its roles: this document lists only the operations the caller that fetched it may use.",
 };
 
-/** Every operation of the paths with the 401 and 403 responses added. */
+/** Every operation of the paths that needs the token, with the 401 and 403 responses added. */
 export function withSignInResponses(paths: Record<string, PathItem>): Record<string, PathItem> {
   const refs = errorRefs(signInStatuses);
   return Object.fromEntries(
@@ -25,8 +25,9 @@ export function withSignInResponses(paths: Record<string, PathItem>): Record<str
       path,
       Object.fromEntries(
         Object.entries(item).map(([key, value]) => {
-          if (!isMethod(key)) return [key, value];
           const operation = value as OpenAPIV3_1.OperationObject;
+          // an operation open to everyone (the health checks) says so with `security: []`
+          if (!isMethod(key) || operation.security?.length === 0) return [key, value];
           return [key, { ...operation, responses: sortedResponses({ ...operation.responses, ...refs }) }];
         }),
       ) as PathItem,

@@ -24,9 +24,10 @@ async function bundleFigures(): Promise<void> {
     bundle: true,
     minify: true,
     platform: 'node',
-    target: 'node20',
+    target: 'node22',
     outfile: out,
-    external: ['@aws-sdk/*'],
+    // as a deployment without IAM authentication or tracing: scripts/deploy/bundle-exclude.js
+    external: ['@aws-sdk/*', '@aws-lambda-powertools/tracer'],
     logLevel: 'error',
   });
   const loads = Array.from({ length: 7 }, () => {

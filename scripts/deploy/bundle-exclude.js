@@ -1,11 +1,19 @@
 /**
  * The modules serverless.yml leaves out of the function bundles: the AWS SDK clients the Lambda runtime ships
- * (S3, Secrets Manager), and the RDS signer unless the database login is IAM authentication
- * (--param="databaseIamAuth=true", or DATABASE_IAM_AUTH=true for local runs). The runtime lacks the signer, so
- * with IAM authentication it is bundled; without, it is never loaded, and leaving it out keeps ~410 KB of code
- * the function would only parse out of every bundle.
+ * (S3, Secrets Manager); the RDS signer unless the database login is IAM authentication
+ * (--param="databaseIamAuth=true", or DATABASE_IAM_AUTH=true for local runs); and the X-Ray tracer unless tracing
+ * is on (--param="tracing=true", or POWERTOOLS_TRACE_ENABLED=true). The runtime has neither of the last two, so
+ * when asked for they are bundled; otherwise the code never loads them, and leaving them out keeps code the
+ * function would only parse out of every bundle (~410 KB and ~125 KB minified, a few ms of every cold start each).
  */
 module.exports = async ({ resolveVariable }) => {
-  const iam = String((await resolveVariable("param:databaseIamAuth, env:DATABASE_IAM_AUTH, ''")) || '').trim();
-  return ['@aws-sdk/client-s3', '@aws-sdk/client-secrets-manager', ...(iam === 'true' ? [] : ['@aws-sdk/rds-signer'])];
+  const flag = async (variables) => String((await resolveVariable(`${variables}, ''`)) || '').trim() === 'true';
+  const iam = await flag('param:databaseIamAuth, env:DATABASE_IAM_AUTH');
+  const tracing = await flag('param:tracing, env:POWERTOOLS_TRACE_ENABLED');
+  return [
+    '@aws-sdk/client-s3',
+    '@aws-sdk/client-secrets-manager',
+    ...(iam ? [] : ['@aws-sdk/rds-signer']),
+    ...(tracing ? [] : ['@aws-lambda-powertools/tracer']),
+  ];
 };

@@ -6,7 +6,7 @@
 export interface DeploySettingsInput {
   /** The deploy params (serverless.yml's custom.deploy); a param that was not given is ''. */
   readonly params: Readonly<Record<string, unknown>> | undefined;
-  /** DATABASE_URL and DATABASE_URL_<NAME> as the functions will see them, the empty ones left out. */
+  /** DATABASE_URL, DATABASE_URL_<NAME>, DATABASE_READ_URL[_<NAME>] of the functions' environment, the empty left out. */
   readonly databaseUrls: readonly { readonly name: string; readonly value: string }[];
   /** Whether a path relative to the project folder is a file. */
   readonly isFile: (relativePath: string) => boolean;
@@ -26,6 +26,31 @@ export interface DeploySettings {
   readonly statements: IamStatement[];
   readonly authorizer: { readonly issuerUrl: string; readonly audience: string } | undefined;
   readonly include: string[];
+  /** maxConcurrency: the reserved concurrency of each function that reaches the database. */
+  readonly reservedConcurrency: number | undefined;
+  /** The HTTP API stage's throttling, requests per second and burst. */
+  readonly throttle: { readonly rateLimit?: number; readonly burstLimit?: number } | undefined;
+  /** serverless v3's provider.httpApi.cors. */
+  readonly cors: CorsSettings | undefined;
+  /** X-Ray tracing of the functions. */
+  readonly tracing: boolean;
+  readonly alarms: AlarmSettings | undefined;
+}
+
+export interface CorsSettings {
+  readonly allowedOrigins: readonly string[];
+  readonly allowedHeaders: readonly string[];
+  readonly allowedMethods: readonly string[];
+  readonly exposedResponseHeaders: readonly string[];
+  readonly maxAge: number;
+}
+
+export interface AlarmSettings {
+  readonly topicArn: string;
+  /** The 5xx share of the responses (percent) above which the alarm goes off. */
+  readonly errorRatePercent: number;
+  /** The p99 latency (ms) above which the alarm goes off. */
+  readonly latencyMs: number;
 }
 
 export function deploySettings(input: DeploySettingsInput): DeploySettings;

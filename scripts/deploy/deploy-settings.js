@@ -6,14 +6,14 @@
  *
  * The result: `errors` (the package stops and prints them all), `warnings`, the `environment` variables to add,
  * the IAM `statements` to add to the functions' role, the JWT `authorizer` to put on every route (none when the
- * deployer chose auth=none), and the files to `include` in every function's package.
+ * deployer chose auth=none), the files to `include` in every function's package, and what
+ * scripts/deploy/operating-settings.js decides of the network, limits, CORS, tracing and alarms.
  */
 const path = require('node:path');
+const { checkUrls, isReadUrl, urlParams } = require('./database-urls');
+const { operatingSettings } = require('./operating-settings');
 
 const docs = 'docs/deployment.md';
-const databaseSchemes = ['postgres:', 'postgresql:', 'mysql:', 'mariadb:'];
-/** Query parameters that carry a password (`?password=`, `?sslpassword=`), which would land in the template. */
-const passwordParam = /pass|secret|token/i;
 
 /**
  * @param {object} input
@@ -24,9 +24,22 @@ const passwordParam = /pass|secret|token/i;
  */
 function deploySettings({ params, databaseUrls, isFile }) {
   const p = Object.fromEntries(Object.entries(params || {}).map(([k, v]) => [k, v == null ? '' : String(v).trim()]));
-  const out = { errors: [], warnings: [], environment: {}, statements: [], authorizer: undefined, include: [] };
+  const out = {
+    errors: [],
+    warnings: [],
+    environment: {},
+    statements: [],
+    authorizer: undefined,
+    include: [],
+    reservedConcurrency: undefined,
+    throttle: undefined,
+    cors: undefined,
+    tracing: false,
+    alarms: undefined,
+  };
   signIn(p, out, isFile);
-  database(p, databaseUrls || [], out);
+  database(p, [...(databaseUrls || []), ...urlParams(p, databaseUrls || [], out)], out);
+  operatingSettings(p, out);
   return out;
 }
 
@@ -118,22 +131,13 @@ function database(p, urls, out) {
   const useIam = iam === 'true';
   if (useIam && secretArn)
     out.errors.push('Choose one way to sign in to the database: databaseIamAuth=true or databaseSecretArn, not both');
-  if (urls.length === 0 && !secretArn) out.errors.push(noDatabase());
+  // a read URL alone is no database: writes go to the primary
+  if (!urls.some(({ name }) => !isReadUrl(name)) && !secretArn) out.errors.push(noDatabase());
   const valid = checkUrls(urls, out);
   if (useIam) iamAuth(p, valid, out);
   else if (p.databaseProxyResourceId) out.errors.push('databaseProxyResourceId applies only with databaseIamAuth=true');
   if (secretArn) secret(p, out);
   else if (p.databaseSecretKmsKeyArn) out.errors.push('databaseSecretKmsKeyArn applies only with databaseSecretArn');
-}
-
-/** The URLs that parse, each checked for a password; never the URL itself in a message. */
-function checkUrls(urls, out) {
-  const parsed = urls.map(({ name, value }) => ({ label: labelOf(name), url: parseUrl(value) }));
-  for (const { label, url } of parsed)
-    if (!url) out.errors.push(`${label} is not a database URL (postgres://, postgresql://, mysql:// or mariadb://)`);
-  const valid = parsed.filter((u) => u.url);
-  for (const { label, url } of valid) if (carriesPassword(url)) out.errors.push(passwordRefused(label));
-  return valid;
 }
 
 function noDatabase() {
@@ -143,19 +147,6 @@ function noDatabase() {
     '  --param="databaseSecretArn=arn:aws:secretsmanager:..."',
     `See ${docs}#database-credentials`,
   ].join('\n');
-}
-
-function passwordRefused(label) {
-  return (
-    `${label} carries a password, which would be written into the functions' configuration, the ` +
-    'CloudFormation template and .serverless/. Leave it out of the URL and sign in to the database with ' +
-    '--param="databaseIamAuth=true" (RDS Proxy IAM authentication) or --param="databaseSecretArn=arn:..." ' +
-    `(Secrets Manager). See ${docs}#database-credentials`
-  );
-}
-
-function carriesPassword(url) {
-  return url.password !== '' || [...url.searchParams.keys()].some((name) => passwordParam.test(name));
 }
 
 /** rds-db:connect as each user of the URLs, on the one proxy (no URL at all is already an error). */
@@ -216,20 +207,6 @@ function secret(p, out) {
     Resource: key,
     Condition: { StringEquals: { 'kms:ViaService': `secretsmanager.${match[1]}.amazonaws.com` } },
   });
-}
-
-function labelOf(name) {
-  return name === 'DATABASE_URL' ? 'databaseUrl (DATABASE_URL)' : name;
-}
-
-/** The URL, or undefined when it is not one of a database; never echoed, since it may hold a password. */
-function parseUrl(value) {
-  try {
-    const url = new URL(value);
-    return databaseSchemes.includes(url.protocol) ? url : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 function isHttpsUrl(value) {

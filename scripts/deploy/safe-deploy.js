@@ -2,33 +2,40 @@
  * A local serverless plugin that makes `serverless package` and `serverless deploy` safe by default. Before
  * anything is built, it checks the deploy params (serverless.yml's custom.deploy) with
  * scripts/deploy/deploy-settings.js and stops with every problem it found: no sign-in unless auth=none was
- * chosen, no database at all, a password in a database URL, a malformed issuer, ARN or proxy id. Then it adds
- * what the params ask for:
+ * chosen, no database at all, a password in a database URL, no VPC unless vpc=none was chosen, a malformed
+ * issuer, ARN, id, origin or number. Then it adds what the params ask for:
  * - a JWT authorizer (the token in the Authorization header, checked against the issuer and audience) on every
- *   route of every function;
- * - the AUTH_*, PRIVILEGES, DATABASE_IAM_AUTH and DATABASE_SECRET_ARN variables to the functions' environment;
- * - IAM statements for exactly what the functions read: rds-db:connect as the proxy user, the one secret, the
+ *   route of every function, except the open routes of custom.openRoutes (the health checks);
+ * - the AUTH_*, PRIVILEGES, DATABASE_* and tuning variables to the functions' environment;
+ * - IAM statements for exactly what the functions read: rds-db:connect as the proxy users, the one secret, the
  *   one privileges object;
- * - a privileges file inside the project to every function's package.
- * The hook runs before `package:cleanup`, the first step of packaging, so it fails fast (before any bundle is
- * built) and its changes are in place when the role, the functions and the routes are compiled into the
+ * - a privileges file inside the project to every function's package;
+ * - maxConcurrency as the reserved concurrency of custom.databaseFunctions, CORS, X-Ray tracing;
+ * - once the template is compiled (before:package:finalize): the HTTP API stage's throttling and the alarms.
+ * The first hook runs before `package:cleanup`, the first step of packaging, so it fails fast (before any bundle
+ * is built) and its changes are in place when the role, the functions and the routes are compiled into the
  * CloudFormation template. `serverless deploy` runs the package steps, so it gets the same. `serverless deploy
  * function` gets the same checks, variables and packaged file (the role and the routes are the stack's). Other
  * commands (offline, print, invoke local) are left alone: local runs read AUTH_* from their own environment.
  */
 const fs = require('node:fs');
 const path = require('node:path');
+const { alarmResources } = require('./alarms');
 const { deploySettings } = require('./deploy-settings');
 
 const authorizerName = 'signIn';
+/** The Lambda runtime of serverless.yml, which serverless v3's configuration schema predates. */
+const runtime = 'nodejs22.x';
 
 class SafeDeploy {
   constructor(serverless, _options, { log } = {}) {
     this.serverless = serverless;
     this.log = log;
+    allowRuntime(serverless);
     this.hooks = {
       'before:package:cleanup': () => this.apply({ wholeStack: true }),
       'before:deploy:function:initialize': () => this.apply({ wholeStack: false }),
+      'before:package:finalize': () => this.finalize(),
     };
   }
 
@@ -42,6 +49,7 @@ class SafeDeploy {
       databaseUrls: databaseUrlsOf(service),
       isFile: (relative) => isFile(path.join(serviceDir, relative)),
     });
+    this.settings = settings;
     if (settings.errors.length > 0) throw new this.serverless.classes.Error(settings.errors.join('\n\n'));
     for (const warning of settings.warnings) this.warn(warning);
     service.provider.environment = { ...service.provider.environment, ...settings.environment };
@@ -50,7 +58,62 @@ class SafeDeploy {
     // the role and the API belong to the stack: `deploy function` updates one function's code and configuration
     if (!wholeStack) return;
     addStatements(service.provider, settings.statements);
-    if (settings.authorizer) addAuthorizer(service, settings.authorizer);
+    if (settings.authorizer) addAuthorizer(service, settings.authorizer, this.openRoutes());
+    if (settings.reservedConcurrency !== undefined)
+      for (const name of this.databaseFunctions())
+        service.functions[name].reservedConcurrency = settings.reservedConcurrency;
+    if (settings.cors) service.provider.httpApi = { ...service.provider.httpApi, cors: settings.cors };
+    if (settings.tracing) service.provider.tracing = { ...service.provider.tracing, lambda: true };
+  }
+
+  /** The stage's throttling and the alarms, into the compiled template: serverless v3's httpApi has neither. */
+  finalize() {
+    const settings = this.settings;
+    if (!settings) return;
+    const template = this.serverless.service.provider.compiledCloudFormationTemplate;
+    const naming = this.serverless.getProvider('aws').naming;
+    if (settings.throttle) {
+      const stage = template.Resources[naming.getHttpApiStageLogicalId()];
+      if (!stage) throw new this.serverless.classes.Error('throttleRate and throttleBurst need the HTTP API stage');
+      stage.Properties.DefaultRouteSettings = {
+        ...stage.Properties.DefaultRouteSettings,
+        ...(settings.throttle.rateLimit !== undefined && { ThrottlingRateLimit: settings.throttle.rateLimit }),
+        ...(settings.throttle.burstLimit !== undefined && { ThrottlingBurstLimit: settings.throttle.burstLimit }),
+      };
+    }
+    if (settings.alarms) {
+      const service = this.serverless.service;
+      Object.assign(
+        template.Resources,
+        alarmResources({
+          prefix: `${service.service}-${this.serverless.getProvider('aws').getStage()}`,
+          apiId: naming.getHttpApiLogicalId(),
+          functionIds: this.databaseFunctions().map((name) => naming.getLambdaLogicalId(name)),
+          alarms: settings.alarms,
+        }),
+      );
+    }
+  }
+
+  /** custom.databaseFunctions: the functions that reach the database, each of which must exist. */
+  databaseFunctions() {
+    const names = this.serverless.service.custom?.databaseFunctions || [];
+    const missing = names.filter((name) => !this.serverless.service.functions?.[name]);
+    if (missing.length > 0)
+      throw new this.serverless.classes.Error(`custom.databaseFunctions names no function ${missing.join(', ')}`);
+    return names;
+  }
+
+  /** custom.openRoutes: the routes left without the authorizer, each of which must be a route of a function. */
+  openRoutes() {
+    const open = (this.serverless.service.custom?.openRoutes || []).map(routeKey);
+    const routes = Object.values(this.serverless.service.functions || {}).flatMap((fn) =>
+      (fn.events || []).filter((event) => event?.httpApi).map((event) => routeKey(event.httpApi)),
+    );
+    const missing = open.filter((route) => !routes.includes(route));
+    if (missing.length > 0)
+      throw new this.serverless.classes.Error(`custom.openRoutes names no route ${missing.join(', ')}`);
+    return open;
   }
 
   warn(message) {
@@ -59,7 +122,10 @@ class SafeDeploy {
   }
 }
 
-/** DATABASE_URL and DATABASE_URL_<NAME>, from the provider's environment and each function's, the empty left out. */
+/**
+ * DATABASE_URL, DATABASE_URL_<NAME>, DATABASE_READ_URL and DATABASE_READ_URL_<NAME>, from the provider's
+ * environment and each function's, the empty left out.
+ */
 function databaseUrlsOf(service) {
   const seen = new Map();
   const environments = [
@@ -68,7 +134,7 @@ function databaseUrlsOf(service) {
   ];
   for (const environment of environments)
     for (const [name, value] of Object.entries(environment || {}))
-      if (/^DATABASE_URL(_\w+)?$/.test(name) && typeof value === 'string' && value.trim() !== '')
+      if (/^DATABASE_(READ_)?URL(_\w+)?$/.test(name) && typeof value === 'string' && value.trim() !== '')
         seen.set(`${name}=${value}`, { name, value: value.trim() });
   return [...seen.values()];
 }
@@ -80,7 +146,7 @@ function addStatements(provider, statements) {
   provider.iam.role.statements = [...(provider.iam.role.statements || []), ...statements];
 }
 
-function addAuthorizer(service, { issuerUrl, audience }) {
+function addAuthorizer(service, { issuerUrl, audience }, openRoutes) {
   service.provider.httpApi = service.provider.httpApi || {};
   const httpApi = service.provider.httpApi;
   httpApi.authorizers = {
@@ -89,7 +155,9 @@ function addAuthorizer(service, { issuerUrl, audience }) {
   };
   for (const fn of Object.values(service.functions || {})) {
     fn.events = (fn.events || []).map((event) =>
-      event?.httpApi ? { ...event, httpApi: withAuthorizer(event.httpApi) } : event,
+      event?.httpApi && !openRoutes.includes(routeKey(event.httpApi))
+        ? { ...event, httpApi: withAuthorizer(event.httpApi) }
+        : event,
     );
   }
 }
@@ -101,6 +169,22 @@ function withAuthorizer(route) {
   if (text === '*') return { method: '*', path: '*', authorizer: { name: authorizerName } };
   const [method, routePath] = text.split(/\s+/);
   return { method, path: routePath, authorizer: { name: authorizerName } };
+}
+
+/** "GET /health" of a route in either form. */
+function routeKey(route) {
+  if (typeof route === 'object') return `${String(route.method).toUpperCase()} ${route.path}`;
+  return String(route).trim().split(/\s+/).join(' ');
+}
+
+/**
+ * serverless v3's configuration schema lists the Lambda runtimes up to nodejs20.x, and warns about a later one
+ * on every command; Lambda, CloudFormation, serverless-esbuild and serverless-offline all take nodejs22.x. The
+ * schema is the service's own copy, read when the configuration is validated, after the plugins are loaded.
+ */
+function allowRuntime(serverless) {
+  const runtimes = serverless.configSchemaHandler?.schema?.definitions?.awsLambdaRuntime?.enum;
+  if (Array.isArray(runtimes) && !runtimes.includes(runtime)) runtimes.push(runtime);
 }
 
 function isFile(file) {

@@ -1,7 +1,9 @@
 /**
- * What `serverless package` and `deploy` check and add (scripts/deploy/deploy-settings.js), by tables of cases:
- * every error and warning, word for word, and for the accepted params the whole result (environment, IAM
- * statements, authorizer, packaged files). test/deploy/package.test.ts checks the same on a real package.
+ * What `serverless package` and `deploy` check and add (scripts/deploy/deploy-settings.js and
+ * operating-settings.js), by tables of cases: every error and warning, word for word, and for the accepted params
+ * the whole result (environment, IAM statements, authorizer, packaged files, limits, CORS, tracing, alarms).
+ * Unless a case says otherwise, it deploys into a VPC with maxConcurrency, as production does.
+ * test/deploy/package.test.ts checks the same on a real package.
  */
 import { type DeploySettings, deploySettings } from '../../scripts/deploy/deploy-settings';
 
@@ -50,22 +52,46 @@ const notAUrl = (label: string) =>
   `${label} is not a database URL (postgres://, postgresql://, mysql:// or mariadb://)`;
 const noneOnly = (name: string) => `${name} applies only with sign-in (authIssuer), and auth=none turns sign-in off`;
 
+const noVpcError = [
+  'No VPC is given, and an RDS Proxy (like most databases on AWS) is reachable only inside its VPC. Give',
+  'the database\'s VPC: --param="securityGroupIds=sg-1,sg-2" --param="subnetIds=subnet-1,subnet-2"',
+  'or, if the database is reachable without one, say so: --param="vpc=none".',
+  'See docs/deployment.md#vpc',
+].join('\n');
+const noMaxConcurrencyWarning =
+  'No maxConcurrency: the functions that reach the database may scale up to the concurrency of the account ' +
+  "(1000 by default), each container with its own pool of connections, more than RDS Proxy's or the " +
+  'database\'s limit. Cap them with --param="maxConcurrency=N". See docs/deployment.md#limits';
+
+/** What every deployment below has unless its case says `bare`: a VPC and a cap on concurrency. */
+const operated = {
+  securityGroupIds: 'sg-0123456789abcdef0',
+  subnetIds: 'subnet-0123456789abcdef0,subnet-0fedcba9876543210',
+  maxConcurrency: '20',
+};
+
 interface Case {
   readonly params: Record<string, string>;
   readonly urls?: { name: string; value: string }[];
+  /** Only the case's params, without `operated`. */
+  readonly bare?: boolean;
 }
 
-function settingsOf({ params, urls = [] }: Case): DeploySettings {
-  return deploySettings({ params, databaseUrls: urls, isFile: (relative) => files.has(relative) });
+function settingsOf({ params, urls = [], bare }: Case): DeploySettings {
+  return deploySettings({
+    params: bare ? params : { ...operated, ...params },
+    databaseUrls: urls,
+    isFile: (relative) => files.has(relative),
+  });
 }
 
 describe('refused params: every problem is reported, each in its own words', () => {
   it.each<[string, Case, string[]]>([
-    ['nothing at all', { params: {} }, [noSignInError, noDatabaseError]],
+    ['nothing at all', { params: {}, bare: true }, [noSignInError, noDatabaseError, noVpcError]],
     [
       'every param empty, as serverless.yml passes them',
-      { params: { authIssuer: '', auth: '' } },
-      [noSignInError, noDatabaseError],
+      { params: { authIssuer: '', auth: '', securityGroupIds: '', subnetIds: '', vpc: '' }, bare: true },
+      [noSignInError, noDatabaseError, noVpcError],
     ],
     ['no sign-in, a database', { params: {}, urls: url(proxyUrl) }, [noSignInError]],
     [
@@ -234,6 +260,11 @@ describe('accepted params: what is added to the service', () => {
     statements: [],
     authorizer: undefined,
     include: [],
+    reservedConcurrency: 20,
+    throttle: undefined,
+    cors: undefined,
+    tracing: false,
+    alarms: undefined,
   };
 
   it.each<[string, Case, Partial<DeploySettings>]>([
@@ -328,6 +359,299 @@ describe('accepted params: what is added to the service', () => {
       { warnings: [authNoneWarning] },
     ],
   ])('%s', (_name, input, expected) => {
-    expect(settingsOf(input)).toEqual({ ...nothing, ...expected });
+    expect(settingsOf(input)).toEqual({
+      ...nothing,
+      ...expected,
+      environment: { ...expected.environment, POWERTOOLS_TRACE_ENABLED: 'false' },
+    });
+  });
+});
+
+describe('the URLs of more databases and of read replicas', () => {
+  const base = { ...signIn, ...iam };
+  const entryError = (param: string, i: number) =>
+    `${param}: entry ${i} is not NAME=URL (a name of letters, digits and _, entries separated by ";": ` +
+    `--param="${param}=BOOKSTORE=postgres://user@host:5432/bookstore;SALES=mysql://user@host:3306/sales")`;
+
+  it.each<[string, Case, string[]]>([
+    [
+      'a password in databaseReadUrl',
+      { params: { ...base, databaseReadUrl: 'postgres://rrs:s3cret@reader:5432/bookstore' }, urls: url(proxyUrl) },
+      [passwordError('databaseReadUrl (DATABASE_READ_URL)')],
+    ],
+    [
+      'a password in one of databaseUrls',
+      {
+        params: { ...base, databaseUrls: 'BOOKSTORE=postgres://rrs@db/bookstore;SALES=mysql://rrs:s3cret@db/sales' },
+      },
+      [passwordError('databaseUrls (DATABASE_URL_SALES)')],
+    ],
+    [
+      'a password in the query of databaseReadUrls',
+      { params: { ...base, databaseReadUrls: 'sales=mysql://rrs@reader/sales?password=x' }, urls: url(proxyUrl) },
+      [passwordError('databaseReadUrls (DATABASE_READ_URL_SALES)')],
+    ],
+    [
+      "a password in the environment's DATABASE_READ_URL_SALES",
+      {
+        params: base,
+        urls: [...url(proxyUrl), { name: 'DATABASE_READ_URL_SALES', value: 'mysql://rrs:s3cret@reader/sales' }],
+      },
+      [passwordError('DATABASE_READ_URL_SALES')],
+    ],
+    [
+      'entries that are not NAME=URL, reported by position and never echoed',
+      { params: { ...base, databaseUrls: 'postgres://rrs:s3cret@db/a;;B-2=postgres://rrs@db/b' }, urls: url(proxyUrl) },
+      [entryError('databaseUrls', 1), entryError('databaseUrls', 3)],
+    ],
+    [
+      'a read URL that is no database URL',
+      { params: { ...base, databaseReadUrls: 'SALES=https://reader/sales' }, urls: url(proxyUrl) },
+      [notAUrl('databaseReadUrls (DATABASE_READ_URL_SALES)')],
+    ],
+    [
+      'a name given twice',
+      {
+        params: { ...base, databaseUrls: 'SALES=mysql://rrs@db/sales' },
+        urls: [{ name: 'DATABASE_URL_SALES', value: 'mysql://rrs@other/sales' }],
+      },
+      ['DATABASE_URL_SALES is given twice'],
+    ],
+    [
+      'a read URL alone is no database',
+      { params: { ...base, databaseReadUrl: 'postgres://rrs@reader:5432/bookstore' } },
+      [noDatabaseError],
+    ],
+    [
+      'IAM authentication and a read URL without user',
+      { params: { ...base, databaseReadUrl: 'postgres://reader:5432/bookstore' }, urls: url(proxyUrl) },
+      ["databaseReadUrl (DATABASE_READ_URL) names no user: IAM authentication connects as the URL's user"],
+    ],
+  ])('refused: %s', (_name, input, errors) => {
+    const { errors: found } = settingsOf(input);
+    expect(found).toEqual(errors);
+    expect(JSON.stringify(found)).not.toContain('s3cret');
+  });
+
+  it('gives every URL its variable, and rds-db:connect as the users of the read URLs too', () => {
+    const settings = settingsOf({
+      params: {
+        ...base,
+        databaseUrls: ' bookstore=postgres://rrs@proxy:5432/bookstore ; SALES=mysql://sales@proxy:3306/sales;',
+        databaseReadUrl: 'postgres://reader@proxy-ro:5432/bookstore',
+        databaseReadUrls: 'Sales=mysql://sales_ro@proxy-ro:3306/sales',
+      },
+      urls: url(proxyUrl),
+    });
+    expect(settings.errors).toEqual([]);
+    expect(settings.environment).toMatchObject({
+      DATABASE_URL_BOOKSTORE: 'postgres://rrs@proxy:5432/bookstore',
+      DATABASE_URL_SALES: 'mysql://sales@proxy:3306/sales',
+      DATABASE_READ_URL: 'postgres://reader@proxy-ro:5432/bookstore',
+      DATABASE_READ_URL_SALES: 'mysql://sales_ro@proxy-ro:3306/sales',
+    });
+    expect(settings.statements).toEqual([connect('rrs', 'reader', 'sales', 'sales_ro')]);
+  });
+});
+
+describe('the network, limits, CORS, tracing, alarms and tuning', () => {
+  const base = { ...signIn, ...iam };
+  const positive = (name: string, value: string) => `${name} must be a positive integer, got "${value}"`;
+  const topic = 'arn:aws:sns:eu-west-1:123456789012:rrs-alarms';
+
+  it.each<[string, Case, string[]]>([
+    [
+      'no VPC and no vpc=none',
+      { params: { ...base, maxConcurrency: '5' }, urls: url(proxyUrl), bare: true },
+      [noVpcError],
+    ],
+    [
+      'vpc with another value than none',
+      { params: { ...base, vpc: 'no' }, urls: url(proxyUrl), bare: true },
+      ['--param="vpc=no" is not understood: its only value is none (the functions run in no VPC)'],
+    ],
+    [
+      'vpc=none and a VPC',
+      { params: { ...base, vpc: 'none' }, urls: url(proxyUrl) },
+      [
+        'Give either --param="securityGroupIds=..." --param="subnetIds=..." (a VPC) or --param="vpc=none" (no VPC), not both',
+      ],
+    ],
+    [
+      'security groups without subnets',
+      { params: { ...base, securityGroupIds: 'sg-0123456789abcdef0' }, urls: url(proxyUrl), bare: true },
+      ["securityGroupIds is given without subnetIds: the functions' VPC needs both"],
+    ],
+    [
+      'subnets without security groups',
+      { params: { ...base, subnetIds: 'subnet-0123abcd' }, urls: url(proxyUrl), bare: true },
+      ["subnetIds is given without securityGroupIds: the functions' VPC needs both"],
+    ],
+    [
+      'ids that are not ids',
+      {
+        params: { ...base, securityGroupIds: 'sg-1,my-group', subnetIds: 'subnet-0123abcd,sg-0123abcd' },
+        urls: url(proxyUrl),
+      },
+      [
+        'securityGroupIds: "sg-1" is not an id like sg-0123456789abcdef0',
+        'securityGroupIds: "my-group" is not an id like sg-0123456789abcdef0',
+        'subnetIds: "sg-0123abcd" is not an id like subnet-0123456789abcdef0',
+      ],
+    ],
+    ...(
+      [
+        ['maxConcurrency', '0'],
+        ['maxConcurrency', '-5'],
+        ['maxConcurrency', '2.5'],
+        ['throttleRate', 'fast'],
+        ['throttleBurst', '1e3'],
+        ['dbPoolSize', '0'],
+        ['dbConnectTimeoutMs', '3s'],
+        ['dbStatementTimeoutMs', '-1'],
+        ['dbIdleTimeoutS', '0'],
+        ['maxBodyBytes', '5MB'],
+        ['maxResultBytes', '0x10'],
+      ] as const
+    ).map(([name, value]): [string, Case, string[]] => [
+      `${name}=${value}`,
+      { params: { ...base, [name]: value }, urls: url(proxyUrl) },
+      [positive(name, value)],
+    ]),
+    [
+      'definitionsTtlS below 0',
+      { params: { ...base, definitionsTtlS: '-1' }, urls: url(proxyUrl) },
+      ['definitionsTtlS must be a non-negative integer, got "-1"'],
+    ],
+    [
+      'a log level that is none',
+      { params: { ...base, logLevel: 'verbose' }, urls: url(proxyUrl) },
+      ['logLevel must be one of TRACE, DEBUG, INFO, WARN, ERROR, CRITICAL, SILENT, got "verbose"'],
+    ],
+    [
+      'origins that are not origins',
+      {
+        params: {
+          ...base,
+          corsOrigins: 'https://app.example.com/,app.example.com,ftp://x.example.com,https://*.example.com',
+        },
+        urls: url(proxyUrl),
+      },
+      ['https://app.example.com/', 'app.example.com', 'ftp://x.example.com', 'https://*.example.com'].map(
+        (origin) =>
+          `corsOrigins: "${origin}" is not an origin: give https://host or https://host:port, without path or trailing slash`,
+      ),
+    ],
+    [
+      '* among origins',
+      { params: { ...base, corsOrigins: 'https://app.example.com,*' }, urls: url(proxyUrl) },
+      ['corsOrigins: * (every origin) stands alone, not in a list of origins'],
+    ],
+    [
+      'tracing neither true nor false',
+      { params: { ...base, tracing: 'yes' }, urls: url(proxyUrl) },
+      ['tracing must be true or false, got "yes"'],
+    ],
+    [
+      'a topic that is no SNS topic',
+      { params: { ...base, alarmTopicArn: 'arn:aws:sqs:eu-west-1:123456789012:q' }, urls: url(proxyUrl) },
+      [
+        'alarmTopicArn must be the ARN of an SNS topic (arn:aws:sns:eu-west-1:123456789012:name), got ' +
+          '"arn:aws:sqs:eu-west-1:123456789012:q"',
+      ],
+    ],
+    [
+      'alarm thresholds without topic',
+      { params: { ...base, alarmErrorRate: '5', alarmLatencyMs: '1000' }, urls: url(proxyUrl) },
+      ['alarmErrorRate applies only with alarmTopicArn', 'alarmLatencyMs applies only with alarmTopicArn'],
+    ],
+    [
+      'alarm thresholds out of range',
+      { params: { ...base, alarmTopicArn: topic, alarmErrorRate: '150', alarmLatencyMs: '0' }, urls: url(proxyUrl) },
+      ['alarmErrorRate is a percentage of the requests, from 1 to 100, got "150"', positive('alarmLatencyMs', '0')],
+    ],
+  ])('refused: %s', (_name, input, errors) => {
+    expect(settingsOf(input).errors).toEqual(errors);
+  });
+
+  it('warns without maxConcurrency, and for CORS open to every origin', () => {
+    const { errors, warnings, cors } = settingsOf({
+      params: { ...base, maxConcurrency: '', corsOrigins: '*' },
+      urls: url(proxyUrl),
+    });
+    expect(errors).toEqual([]);
+    expect(warnings).toEqual([
+      noMaxConcurrencyWarning,
+      "corsOrigins=*: a web page of any site may call this API from its visitors' browsers. Name the origins of " +
+        'your web apps instead: --param="corsOrigins=https://app.example.com". See docs/deployment.md#cors',
+    ]);
+    expect(cors?.allowedOrigins).toEqual(['*']);
+  });
+
+  it('vpc=none, on purpose: no VPC error', () => {
+    expect(
+      settingsOf({ params: { ...base, vpc: 'none', maxConcurrency: '3' }, urls: url(proxyUrl), bare: true }).errors,
+    ).toEqual([]);
+  });
+
+  it('turns every param into what the plugin applies', () => {
+    const settings = settingsOf({
+      params: {
+        ...base,
+        maxConcurrency: '50',
+        throttleRate: '200',
+        throttleBurst: '400',
+        corsOrigins: 'https://app.example.com, http://localhost:5173',
+        tracing: 'true',
+        alarmTopicArn: topic,
+        alarmLatencyMs: '2500',
+        dbPoolSize: '1',
+        dbConnectTimeoutMs: '2000',
+        dbStatementTimeoutMs: '15000',
+        dbIdleTimeoutS: '120',
+        maxBodyBytes: '1048576',
+        maxResultBytes: '2097152',
+        definitionsTtlS: '0',
+        logLevel: 'debug',
+      },
+      urls: url(proxyUrl),
+    });
+    expect(settings).toMatchObject({
+      errors: [],
+      warnings: [],
+      reservedConcurrency: 50,
+      throttle: { rateLimit: 200, burstLimit: 400 },
+      cors: {
+        allowedOrigins: ['https://app.example.com', 'http://localhost:5173'],
+        allowedHeaders: ['Content-Type', 'Accept', 'Authorization', 'X-HTTP-Method-Override'],
+        allowedMethods: ['GET', 'POST', 'PUT', 'DELETE'],
+        exposedResponseHeaders: ['X-Request-Id', 'WWW-Authenticate', 'Allow'],
+        maxAge: 600,
+      },
+      tracing: true,
+      alarms: { topicArn: topic, errorRatePercent: 5, latencyMs: 2500 },
+    });
+    expect(settings.environment).toEqual({
+      ...signInEnv,
+      DATABASE_IAM_AUTH: 'true',
+      POWERTOOLS_TRACE_ENABLED: 'true',
+      DB_POOL_SIZE: '1',
+      DB_CONNECT_TIMEOUT_MS: '2000',
+      DB_STATEMENT_TIMEOUT_MS: '15000',
+      DB_IDLE_TIMEOUT_S: '120',
+      MAX_BODY_BYTES: '1048576',
+      MAX_RESULT_BYTES: '2097152',
+      DEFINITIONS_TTL_S: '0',
+      LOG_LEVEL: 'DEBUG',
+    });
+  });
+
+  it('throttles the rate alone, or the burst alone', () => {
+    expect(settingsOf({ params: { ...base, throttleRate: '10' }, urls: url(proxyUrl) }).throttle).toEqual({
+      rateLimit: 10,
+    });
+    expect(settingsOf({ params: { ...base, throttleBurst: '7' }, urls: url(proxyUrl) }).throttle).toEqual({
+      burstLimit: 7,
+    });
   });
 });

@@ -1,9 +1,11 @@
 /**
  * `serverless package` for real, as a deployer runs it, each run in a temporary copy of the project (its own
  * `.serverless/`; the project's own is CI's): the params that turn sign-in and database access on land in the
- * CloudFormation template (a JWT authorizer on every route, the variables, IAM statements scoped to one proxy
- * user or one secret), no password reaches any file the package writes (zips included), and a deploy without
- * sign-in, with a password, or without a database stops before it builds anything. The runs go in parallel.
+ * CloudFormation template (a JWT authorizer on every route but the health checks, the variables, IAM statements
+ * scoped to the proxy users or one secret), so do the operating params (runtime, reserved concurrency, stage
+ * throttling, CORS, X-Ray, alarms), no password reaches any file the package writes (zips included), and a
+ * deploy without sign-in, with a password, without a database or without a VPC stops before it builds anything.
+ * The runs go in parallel.
  */
 import { execFile } from 'node:child_process';
 import {
@@ -38,6 +40,17 @@ const secretArn = 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:rrs/db-A
 const privilegesFile = 'config/privileges.properties';
 const privilegesText = '# planted by test/deploy/package.test.ts\n*.select=reader\n';
 const signIn = { authIssuer: issuer, authAudience: audience };
+/** A VPC and a cap on concurrency, as production deploys. */
+const operated = {
+  securityGroupIds: 'sg-0123456789abcdef0',
+  subnetIds: 'subnet-0123456789abcdef0,subnet-0fedcba9876543210',
+  maxConcurrency: '20',
+};
+const topicArn = 'arn:aws:sns:eu-west-1:123456789012:rrs-alarms';
+const readerUrl = 'postgres://rrs_reader@rrs-ro.endpoint.proxy-abc123.eu-west-1.rds.amazonaws.com:5432/bookstore';
+const salesUrl = 'mysql://rrs_sales@rrs.proxy-abc123.eu-west-1.rds.amazonaws.com:3306/sales';
+const databaseFunctions = ['read', 'insert', 'update', 'delete', 'conf', 'catalog'];
+const openRoutes = ['GET /health', 'GET /health/db'];
 
 /** The deploying shell of a careless deploy: passwords a package must not pick up from it. */
 const leakyShell = {
@@ -107,6 +120,7 @@ const runs = {
     packageIn(
       {
         ...signIn,
+        ...operated,
         privileges: privilegesFile,
         databaseUrl: proxyUrl,
         databaseIamAuth: 'true',
@@ -115,8 +129,44 @@ const runs = {
       { ...leakyShell, DATABASE_URL: shellDatabaseUrl },
     ),
   secret: () =>
-    packageIn({ ...signIn, privileges: 'definitions/privileges.properties', databaseSecretArn: secretArn }, leakyShell),
-  open: () => packageIn({ auth: 'none', databaseUrl: 'postgres://rrs@db.internal:5432/bookstore' }, {}),
+    packageIn(
+      { ...signIn, privileges: 'definitions/privileges.properties', databaseSecretArn: secretArn, vpc: 'none' },
+      leakyShell,
+    ),
+  open: () => packageIn({ auth: 'none', databaseUrl: 'postgres://rrs@db.internal:5432/bookstore', vpc: 'none' }, {}),
+  operated: () =>
+    packageIn(
+      {
+        ...signIn,
+        ...operated,
+        privileges: privilegesFile,
+        databaseUrl: proxyUrl,
+        databaseUrls: `SALES=${salesUrl}`,
+        databaseReadUrl: readerUrl,
+        databaseIamAuth: 'true',
+        databaseProxyResourceId: proxy,
+        throttleRate: '200',
+        throttleBurst: '400',
+        corsOrigins: 'https://app.example.com,https://admin.example.com',
+        tracing: 'true',
+        alarmTopicArn: topicArn,
+        dbPoolSize: '1',
+        dbStatementTimeoutMs: '15000',
+        logLevel: 'info',
+      },
+      {},
+    ),
+  noVpc: () =>
+    packageIn(
+      {
+        ...signIn,
+        databaseUrl: proxyUrl,
+        databaseIamAuth: 'true',
+        databaseProxyResourceId: proxy,
+        maxConcurrency: '5',
+      },
+      {},
+    ),
   noSignIn: () => packageIn({ databaseUrl: proxyUrl, databaseIamAuth: 'true', databaseProxyResourceId: proxy }, {}),
   noDatabase: () => packageIn({ auth: 'none' }, {}),
   passwordWithIam: () =>
@@ -211,18 +261,21 @@ const expectedRoutes = [
   'POST /res/{resName}',
   'PUT /res/{resName}/{resId+}',
   'DELETE /res/{resName}',
+  'GET /health',
+  'GET /health/db',
   '$default',
 ];
 
 describe.each<[string, Name]>([
   ['IAM authentication through RDS Proxy', 'iam'],
   ['a Secrets Manager secret', 'secret'],
+  ['IAM authentication, with every operating param', 'operated'],
 ])('sign-in on, the database login from %s', (_way, name) => {
   it('packages', () => {
     expect(done[name]).toMatchObject({ code: 0 });
   });
 
-  it('puts the JWT authorizer, with the issuer and audience, on every route', () => {
+  it('puts the JWT authorizer, with the issuer and audience, on every route but the health checks', () => {
     const template = templateOf(done[name]);
     const authorizers = ofType(template, 'AWS::ApiGatewayV2::Authorizer');
     expect(authorizers.map(([, a]) => a.Properties)).toEqual([
@@ -237,12 +290,13 @@ describe.each<[string, Name]>([
     expect(routes).toHaveLength(eventCount(done[name]));
     expect(routes.map((r) => r.RouteKey)).toEqual(expect.arrayContaining(expectedRoutes));
     const open = routes.filter((r) => r.AuthorizationType !== 'JWT' || r.AuthorizerId?.Ref !== authorizerId);
-    expect(open.map((r) => r.RouteKey)).toEqual([]);
+    expect(open.map((r) => r.RouteKey).sort()).toEqual(openRoutes);
+    expect(open.map((r) => r.AuthorizationType)).toEqual([undefined, undefined]);
   });
 
   it('writes no password from the params or the deploying shell into .serverless/, zips included', () => {
     const run = done[name];
-    expect(zipsOf(run)).toHaveLength(8);
+    expect(zipsOf(run)).toHaveLength(9);
     expect(whereFound(run, sentinel)).toEqual([]);
     expect(run.output).not.toContain(sentinel);
     // the search does look inside the zips: the definitions are there
@@ -253,7 +307,7 @@ describe.each<[string, Name]>([
 describe('sign-in on, IAM authentication through RDS Proxy', () => {
   it('gives every function the sign-in and database variables, the URL without password', () => {
     const environments = environmentsOf(templateOf(done.iam));
-    expect(environments).toHaveLength(8);
+    expect(environments).toHaveLength(9);
     for (const environment of environments) {
       expect(environment).toMatchObject({
         AUTH_ISSUER: issuer,
@@ -294,6 +348,8 @@ describe('sign-in on, IAM authentication through RDS Proxy', () => {
       'cardinal',
       // not a call: the SDK's signer names it in an error message ("register the package by calling [require(...)]")
       '@aws-sdk/signature-v4-crt',
+      // left out unless tracing=true (this run has no tracing): required only when tracing is on
+      '@aws-lambda-powertools/tracer',
     ]);
     const outside = zipsOf(run).flatMap((zip) => {
       const handler = `handlers/${zip.replace(/\.zip$/, '.js')}`;
@@ -318,7 +374,7 @@ describe('sign-in on, IAM authentication through RDS Proxy', () => {
       stdin: { contents: modules.map((m) => `require(${JSON.stringify(m)});`).join('\n'), resolveDir: root },
       bundle: true,
       platform: 'node',
-      target: 'node20',
+      target: 'node22',
       external: exclude,
       write: false,
       logLevel: 'silent',
@@ -335,7 +391,7 @@ describe('sign-in on, IAM authentication through RDS Proxy', () => {
 describe('sign-in on, a Secrets Manager secret and no database URL', () => {
   it('gives every function the secret ARN, and no IAM authentication', () => {
     const environments = environmentsOf(templateOf(done.secret));
-    expect(environments).toHaveLength(8);
+    expect(environments).toHaveLength(9);
     for (const environment of environments) {
       expect(environment).toMatchObject({
         AUTH_ISSUER: issuer,
@@ -354,6 +410,7 @@ describe('sign-in on, a Secrets Manager secret and no database URL', () => {
       '@aws-sdk/client-s3',
       '@aws-sdk/client-secrets-manager',
       '@aws-sdk/rds-signer',
+      '@aws-lambda-powertools/tracer',
     ]);
     const bundleOf = (run: Run, zip: string) => {
       const handler = `handlers/${zip.replace(/\.zip$/, '.js')}`;
@@ -375,6 +432,151 @@ describe('sign-in on, a Secrets Manager secret and no database URL', () => {
     expect(statementsOf(templateOf(done.secret))).toEqual([
       { Effect: 'Allow', Action: ['secretsmanager:GetSecretValue'], Resource: secretArn },
     ]);
+  });
+});
+
+/** Each function's property, by the function's name in serverless.yml. */
+function byFunction(template: Record<string, Resource>, property: (fn: Resource) => unknown): Record<string, unknown> {
+  return Object.fromEntries(
+    ofType(template, 'AWS::Lambda::Function').map(([, fn]) => [
+      String(fn.Properties.FunctionName).replace('relational-resource-service-test-', ''),
+      property(fn),
+    ]),
+  );
+}
+
+const alarmsOf = (template: Record<string, Resource>): Resource['Properties'] =>
+  Object.fromEntries(ofType(template, 'AWS::CloudWatch::Alarm').map(([id, alarm]) => [id, alarm.Properties]));
+
+describe('the operating params: runtime, limits, CORS, tracing, alarms, variables', () => {
+  const template = () => templateOf(done.operated);
+  const functions = ['read', 'insert', 'update', 'delete', 'conf', 'xsd', 'catalog', 'health', 'fallback'];
+
+  it('runs every function on Node.js 22, arm64, in the VPC, and serverless v3 takes the runtime without a warning', () => {
+    expect(byFunction(template(), (fn) => [fn.Properties.Runtime, fn.Properties.Architectures])).toEqual(
+      Object.fromEntries(functions.map((name) => [name, ['nodejs22.x', ['arm64']]])),
+    );
+    expect(Object.values(byFunction(template(), (fn) => fn.Properties.VpcConfig))).toEqual(
+      functions.map(() => ({
+        SecurityGroupIds: ['sg-0123456789abcdef0'],
+        SubnetIds: ['subnet-0123456789abcdef0', 'subnet-0fedcba9876543210'],
+      })),
+    );
+    expect(done.operated.output).not.toContain('Invalid configuration');
+  });
+
+  it('bundles the X-Ray tracer and the RDS signer when tracing and IAM authentication ask for them', () => {
+    const state = JSON.parse(
+      readFileSync(path.join(done.operated.dir, '.serverless', 'serverless-state.json'), 'utf8'),
+    );
+    expect(state.service.custom.esbuild.exclude).toEqual(['@aws-sdk/client-s3', '@aws-sdk/client-secrets-manager']);
+  });
+
+  it('reserves maxConcurrency for exactly the functions that reach the database', () => {
+    const reserved = byFunction(template(), (fn) => fn.Properties.ReservedConcurrentExecutions);
+    expect(reserved).toEqual(
+      Object.fromEntries(functions.map((name) => [name, databaseFunctions.includes(name) ? 20 : undefined])),
+    );
+  });
+
+  it("throttles the HTTP API's stage", () => {
+    expect(template().HttpApiStage?.Properties.DefaultRouteSettings).toEqual({
+      DetailedMetricsEnabled: false,
+      ThrottlingRateLimit: 200,
+      ThrottlingBurstLimit: 400,
+    });
+  });
+
+  it('answers CORS for the origins, with the headers and methods of the service', () => {
+    expect(template().HttpApi?.Properties.CorsConfiguration).toEqual({
+      AllowOrigins: ['https://app.example.com', 'https://admin.example.com'],
+      AllowHeaders: ['Content-Type', 'Accept', 'Authorization', 'X-HTTP-Method-Override'],
+      AllowMethods: ['GET', 'POST', 'PUT', 'DELETE'],
+      ExposeHeaders: ['X-Request-Id', 'WWW-Authenticate', 'Allow'],
+      MaxAge: 600,
+    });
+  });
+
+  it('traces every function with X-Ray, which the role may write to', () => {
+    expect(Object.values(byFunction(template(), (fn) => fn.Properties.TracingConfig))).toEqual(
+      functions.map(() => ({ Mode: 'Active' })),
+    );
+    expect(statementsOf(template())).toContainEqual({
+      Effect: 'Allow',
+      Action: ['xray:PutTraceSegments', 'xray:PutTelemetryRecords'],
+      Resource: ['*'],
+    });
+  });
+
+  it('gives every function the variables of the params, the read URL and the named database included', () => {
+    for (const environment of environmentsOf(template()))
+      expect(environment).toMatchObject({
+        DATABASE_URL: proxyUrl,
+        DATABASE_URL_SALES: salesUrl,
+        DATABASE_READ_URL: readerUrl,
+        DATABASE_IAM_AUTH: 'true',
+        POWERTOOLS_TRACE_ENABLED: 'true',
+        DB_POOL_SIZE: '1',
+        DB_STATEMENT_TIMEOUT_MS: '15000',
+        LOG_LEVEL: 'INFO',
+      });
+  });
+
+  it('grants rds-db:connect as the users of every URL, the read URL included', () => {
+    const dbUser = (user: string) => ({
+      'Fn::Sub': `arn:\${AWS::Partition}:rds-db:\${AWS::Region}:\${AWS::AccountId}:dbuser:${proxy}/${user}`,
+    });
+    expect(statementsOf(template()).filter((s) => s.Action.includes('rds-db:connect'))).toEqual([
+      { Effect: 'Allow', Action: ['rds-db:connect'], Resource: ['rrs_app', 'rrs_reader', 'rrs_sales'].map(dbUser) },
+    ]);
+  });
+
+  it("sends the alarms on the API's 5xx rate, its p99 latency and the database functions' throttles to the topic", () => {
+    const alarms = alarmsOf(template());
+    expect(Object.keys(alarms).sort()).toEqual(['LatencyP99Alarm', 'ServerErrorRateAlarm', 'ThrottlesAlarm']);
+    for (const alarm of Object.values(alarms)) {
+      expect(alarm.AlarmActions).toEqual([topicArn]);
+      expect(alarm.OKActions).toEqual([topicArn]);
+    }
+    const api = [{ Name: 'ApiId', Value: { Ref: 'HttpApi' } }];
+    const rate = alarms.ServerErrorRateAlarm;
+    expect(rate.Metrics.map((m: { MetricStat?: { Metric: unknown } }) => m.MetricStat?.Metric)).toEqual([
+      { Namespace: 'AWS/ApiGateway', MetricName: '5xx', Dimensions: api },
+      { Namespace: 'AWS/ApiGateway', MetricName: 'Count', Dimensions: api },
+      undefined,
+    ]);
+    expect(rate).toMatchObject({ Threshold: 5, ComparisonOperator: 'GreaterThanThreshold' });
+    expect(rate.Metrics[2]).toMatchObject({ Expression: '100 * errors / requests', ReturnData: true });
+    expect(alarms.LatencyP99Alarm).toMatchObject({
+      Namespace: 'AWS/ApiGateway',
+      MetricName: 'Latency',
+      Dimensions: api,
+      ExtendedStatistic: 'p99',
+      Threshold: 3000,
+    });
+    const throttled = alarms.ThrottlesAlarm.Metrics.flatMap(
+      (m: { MetricStat?: { Metric: { MetricName: string; Dimensions: { Value: { Ref: string } }[] } } }) =>
+        m.MetricStat ? [`${m.MetricStat.Metric.MetricName} ${m.MetricStat.Metric.Dimensions[0]?.Value.Ref}`] : [],
+    );
+    const logicalId = (name: string) => `${name[0]?.toUpperCase()}${name.slice(1)}LambdaFunction`;
+    expect(throttled).toEqual(databaseFunctions.map((name) => `Throttles ${logicalId(name)}`));
+    for (const id of databaseFunctions.map(logicalId)) expect(template()[id]?.Type).toBe('AWS::Lambda::Function');
+  });
+
+  it('adds none of them without their params', () => {
+    const plain = templateOf(done.iam);
+    expect(alarmsOf(plain)).toEqual({});
+    expect(plain.HttpApi?.Properties.CorsConfiguration).toBeUndefined();
+    expect(plain.HttpApiStage?.Properties.DefaultRouteSettings).toEqual({ DetailedMetricsEnabled: false });
+    expect(Object.values(byFunction(plain, (fn) => fn.Properties.TracingConfig))).toEqual(
+      functions.map(() => undefined),
+    );
+    for (const environment of environmentsOf(plain)) {
+      expect(environment.POWERTOOLS_TRACE_ENABLED).toBe('false');
+      expect(Object.keys(environment).filter((name) => /^(DB_|MAX_|LOG_LEVEL|DEFINITIONS_TTL)/.test(name))).toEqual([]);
+    }
+    expect(done.iam.output).not.toContain('No maxConcurrency');
+    expect(done.secret.output).toContain('No maxConcurrency: the functions that reach the database may scale up');
   });
 });
 
@@ -410,6 +612,15 @@ describe('refused: the package stops with the reason, before it builds anything'
     ],
     ['serverless deploy, no sign-in and no auth=none', 'deployNoSignIn', 'Sign-in is not configured.'],
     ['serverless deploy function, no database', 'deployFunctionNoDatabase', 'No database is configured'],
+    [
+      'no VPC and no vpc=none',
+      'noVpc',
+      [
+        'No VPC is given, and an RDS Proxy (like most databases on AWS) is reachable only inside its VPC. Give',
+        'the database\'s VPC: --param="securityGroupIds=sg-1,sg-2" --param="subnetIds=subnet-1,subnet-2"',
+        'or, if the database is reachable without one, say so: --param="vpc=none".',
+      ].join('\n'),
+    ],
   ])('%s', (_name, name, message) => {
     const run = done[name];
     expect(run.code).not.toBe(0);

@@ -193,6 +193,8 @@ describe.each(targets())('GET /res and /openapi.json on $name', (target) => {
       [
         '/res',
         '/openapi.json',
+        '/health',
+        '/health/db',
         '/res/Events',
         '/res/PlayerMotto',
         '/res/PlayerMotto/{pid}',

@@ -127,8 +127,9 @@ describe('buildOpenApi with sign-in', () => {
         expect([method, p, Object.keys(operation.responses).filter((s) => s === '401' || s === '403')]).toEqual([
           method,
           p,
-          ['401', '403'],
+          p.startsWith('/health') ? [] : ['401', '403'],
         ]);
+    expect(signedIn.paths['/health'].get.security).toEqual([]);
   });
 
   it('describes only the operations the caller may use', () => {
@@ -210,5 +211,32 @@ describe('listing serializers', () => {
     const html = listingHtml(listing, '/dev/openapi.json');
     expect(html).toContain('a &lt;b&gt; &amp; &quot;c&quot;');
     expect(html).toContain('<a href="/dev/openapi.json">');
+  });
+});
+
+describe('the health checks in the document', () => {
+  const signedIn = buildOpenApi(entries, { serverUrl: '/', granted: () => [] }) as Json;
+
+  it.each([
+    { path: '/health', statuses: ['200'] },
+    { path: '/health/db', statuses: ['200', '503', '500'] },
+  ])('GET $path is described, answering $statuses, with and without sign-in', ({ path, statuses }) => {
+    for (const api of [doc, signedIn]) {
+      expect(Object.keys(api.paths[path])).toEqual(['get']);
+      expect(Object.keys(api.paths[path].get.responses)).toEqual(expect.arrayContaining(statuses));
+      expect(api.paths[path].get.responses['200'].headers['Cache-Control'].schema.const).toBe('no-store');
+    }
+  });
+
+  it('needs no token with sign-in on: their security is empty, overriding the document’s bearer', async () => {
+    await expect(validate(signedIn)).resolves.toBeDefined();
+    expect(signedIn.security).toEqual([{ bearer: [] }]);
+    expect([signedIn.paths['/health'].get.security, signedIn.paths['/health/db'].get.security]).toEqual([[], []]);
+    expect(signedIn.paths['/res'].get).not.toHaveProperty('security');
+  });
+
+  it('the database check names databases by variable, with a time or an error', () => {
+    const schema = doc.paths['/health/db'].get.responses['503'].content['application/json'].schema;
+    expect(Object.keys(schema.properties.databases.items.properties)).toEqual(['name', 'status', 'ms', 'error']);
   });
 });

@@ -1,13 +1,13 @@
 /**
  * Table tests of configuration (D22) and database selection (D5): readConfig over explicit environments,
- * databaseUrlFor, the missing-database sentence, dialectOf and URL masking. Pure: no connection is made.
+ * databaseUrlFor, readUrlFor (the readers), the missing-database sentences, dialectOf and URL masking. Pure: no connection is made.
  */
 import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { type Config, readConfig } from '../../lib/config';
 import { databaseOf, maskUrl, serverOf } from '../../lib/db/mask-url';
-import { databaseUrlFor, dialectOf, explainMissingDatabase } from '../../lib/db/select-database';
+import { databaseUrlFor, dialectOf, explainMissingDatabase, readUrlFor } from '../../lib/db/select-database';
 import { serviceErrorOf } from '../support/resources';
 
 const bundledDefinitions = path.resolve(__dirname, '..', '..', 'definitions');
@@ -21,6 +21,8 @@ const defaults: Config = {
   awsRegion: 'us-east-1',
   databaseUrl: undefined,
   databaseUrls: {},
+  databaseReadUrl: undefined,
+  databaseReadUrls: {},
   connectTimeoutMs: 3000,
   statementTimeoutMs: 20000,
   poolSize: 5,
@@ -58,8 +60,32 @@ describe('readConfig', () => {
       },
     },
     {
+      name: 'DATABASE_READ_URL and every DATABASE_READ_URL_<NAME> with a value, apart from the writers',
+      env: {
+        DATABASE_URL: 'postgres://u:p@writer/main',
+        DATABASE_URL_SAKILA: 'mysql://u:p@w/sakila',
+        DATABASE_READ_URL: 'postgres://u:p@reader/main',
+        DATABASE_READ_URL_SAKILA: 'mysql://u:p@r/sakila',
+        DATABASE_READ_URL_EMPTY: '',
+        DATABASE_READ_URLX: 'not one of them',
+      },
+      expected: {
+        ...defaults,
+        databaseUrl: 'postgres://u:p@writer/main',
+        databaseUrls: { SAKILA: 'mysql://u:p@w/sakila' },
+        databaseReadUrl: 'postgres://u:p@reader/main',
+        databaseReadUrls: { SAKILA: 'mysql://u:p@r/sakila' },
+      },
+    },
+    {
       name: 'empty strings count as unset',
-      env: { DATABASE_URL: '', DEFINITIONS_DIR: '', DEFINITIONS_S3: '', DB_CONNECT_TIMEOUT_MS: '' },
+      env: {
+        DATABASE_URL: '',
+        DATABASE_READ_URL: '',
+        DEFINITIONS_DIR: '',
+        DEFINITIONS_S3: '',
+        DB_CONNECT_TIMEOUT_MS: '',
+      },
       expected: defaults,
     },
     {
@@ -117,9 +143,9 @@ describe('readConfig', () => {
       },
     },
     {
-      name: 'on Lambda the pool is 2',
+      name: 'on Lambda the pool is 1: a container serves one request at a time',
       env: { AWS_LAMBDA_FUNCTION_NAME: 'rrs-get' },
-      expected: { ...defaults, poolSize: 2, onLambda: true },
+      expected: { ...defaults, poolSize: 1, onLambda: true },
     },
     {
       name: 'under serverless-offline the pool stays 5',
@@ -129,7 +155,7 @@ describe('readConfig', () => {
     {
       name: 'on Lambda the bundled definitions are in the task root',
       env: { AWS_LAMBDA_FUNCTION_NAME: 'rrs-get', LAMBDA_TASK_ROOT: '/var/task' },
-      expected: { ...defaults, definitionsDir: '/var/task/definitions', poolSize: 2, onLambda: true },
+      expected: { ...defaults, definitionsDir: '/var/task/definitions', poolSize: 1, onLambda: true },
     },
     {
       name: 'an explicit pool size wins on Lambda',
@@ -155,8 +181,8 @@ describe('readConfig', () => {
   });
 
   it('is frozen, and so are its database URLs', () => {
-    const config = readConfig({ DATABASE_URL_A: 'postgres://h/a' });
-    expect([Object.isFrozen(config), Object.isFrozen(config.databaseUrls)]).toEqual([true, true]);
+    const config = readConfig({ DATABASE_URL_A: 'postgres://h/a', DATABASE_READ_URL_A: 'postgres://r/a' });
+    expect([config, config.databaseUrls, config.databaseReadUrls].map(Object.isFrozen)).toEqual([true, true, true]);
   });
 
   it.each([
@@ -269,6 +295,71 @@ describe('databaseUrlFor (D5)', () => {
   });
 });
 
+const readers = (
+  databaseReadUrl: string | undefined,
+  databaseReadUrls: Record<string, string> = {},
+  databaseUrls: Record<string, string> = {},
+) => ({ databaseReadUrl, databaseReadUrls, databaseUrls });
+
+describe('readUrlFor: where the reads of database X go (undefined: to its writer)', () => {
+  it.each([
+    { name: 'no read URL at all: the writer', config: readers(undefined), database: 'bookstore', expected: undefined },
+    {
+      name: 'DATABASE_READ_URL_X wins',
+      config: readers('postgres://r:5432/main', { BOOK_STORE: 'postgres://r2/copy' }),
+      database: 'book-store',
+      expected: 'postgres://r2/copy',
+    },
+    {
+      name: 'DATABASE_READ_URL_X even when DATABASE_URL_X names the writer',
+      config: readers(undefined, { SAKILA: 'mysql://r/sakila' }, { SAKILA: 'mysql://w/sakila' }),
+      database: 'sakila',
+      expected: 'mysql://r/sakila',
+    },
+    {
+      name: 'otherwise DATABASE_READ_URL with its database part replaced by X',
+      config: readers('postgres://ro:p@reader:5432/main?sslmode=require', { OTHER: 'postgres://r/o' }),
+      database: 'bookstore',
+      expected: 'postgres://ro:p@reader:5432/bookstore?sslmode=require',
+    },
+    {
+      name: 'a DATABASE_READ_URL without a database part gets one',
+      config: readers('mysql://reader:3306'),
+      database: 'sakila',
+      expected: 'mysql://reader:3306/sakila',
+    },
+    {
+      name: 'a writer of its own (DATABASE_URL_X) and no DATABASE_READ_URL_X: reads stay on that writer',
+      config: readers('postgres://reader/main', {}, { BOOKSTORE: 'postgres://elsewhere/copy' }),
+      database: 'bookstore',
+      expected: undefined,
+    },
+    {
+      name: 'no database: DATABASE_READ_URL as it is',
+      config: readers('postgres://reader/main', { MAIN: 'postgres://r/x' }),
+      database: undefined,
+      expected: 'postgres://reader/main',
+    },
+    {
+      name: 'DATABASE_READ_URL_X alone does not serve a definition without <database>',
+      config: readers(undefined, { MAIN: 'postgres://r/x' }),
+      database: undefined,
+      expected: undefined,
+    },
+  ])('$name', ({ config, database, expected }) => {
+    expect(readUrlFor(config, database)).toBe(expected);
+  });
+
+  it('a DATABASE_READ_URL that does not parse is a 500 naming it, not its value', () => {
+    expect(serviceErrorOf(() => readUrlFor(readers('postgres://u:secret@[bad/db'), 'x'))).toEqual({
+      name: 'DatabaseError',
+      status: 500,
+      code: 'database_unconfigured',
+      message: 'DATABASE_READ_URL is not a valid URL (expected postgres://... or mysql://...)',
+    });
+  });
+});
+
 describe('explainMissingDatabase: the database a resource uses does not exist on its server', () => {
   it.each([
     {
@@ -294,6 +385,25 @@ describe('explainMissingDatabase: the database a resource uses does not exist on
     },
   ])('$name', ({ config, database, expected }) => {
     expect(explainMissingDatabase(config, 'Book', database)).toBe(expected);
+  });
+
+  it.each([
+    {
+      name: 'on the reader of DATABASE_READ_URL: names DATABASE_READ_URL_X as the fix',
+      config: { ...config('postgres://u@w:5432/main'), ...readers('postgres://ro:secret@r:5432/main') },
+      database: 'bookstore',
+      expected:
+        'Resource Book selects database bookstore, which does not exist on the server of DATABASE_READ_URL (r:5432); create it there, or set DATABASE_READ_URL_BOOKSTORE to the URL of the database to use',
+    },
+    {
+      name: 'on the reader DATABASE_READ_URL_X: names that variable',
+      config: { ...config('postgres://u@w/main'), ...readers(undefined, { BOOKSTORE: 'mysql://ro@r:3306/copy' }) },
+      database: 'bookstore',
+      expected:
+        'Resource Book selects database bookstore through DATABASE_READ_URL_BOOKSTORE, whose database copy does not exist on its server (r:3306); create it, or set DATABASE_READ_URL_BOOKSTORE to the URL of an existing database',
+    },
+  ])('$name', ({ config, database, expected }) => {
+    expect(explainMissingDatabase(config, 'Book', database, true)).toBe(expected);
   });
 });
 

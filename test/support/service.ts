@@ -9,6 +9,7 @@ import { handler as catalogHandler } from '../../handlers/catalog';
 import { handler as confHandler } from '../../handlers/conf';
 import { handler as deleteHandler } from '../../handlers/delete';
 import { handler as fallbackHandler } from '../../handlers/fallback';
+import { handler as healthHandler } from '../../handlers/health';
 import { handler as insertHandler } from '../../handlers/insert';
 import { handler as readHandler } from '../../handlers/read';
 import { handler as updateHandler } from '../../handlers/update';
@@ -48,9 +49,13 @@ const handlers: Record<string, (event: never) => Promise<APIGatewayProxyResult>>
   DELETE: deleteHandler,
 };
 
-/** The routes of serverless.yml: /conf GETs to the conf function, /res by method, everything else to the fallback. */
+/**
+ * The routes of serverless.yml: /conf GETs to the conf function, /res by method, /health and /health/db to the
+ * health function, everything else to the fallback.
+ */
 function route(call: Call): (event: never) => Promise<APIGatewayProxyResult> {
   const method = call.method.toUpperCase();
+  if (/^\/health(\/db)?$/.test(call.path)) return healthHandler;
   if (/^\/conf\/[^/]+\/[^/]+$/.test(call.path)) return method === 'GET' ? confHandler : fallbackHandler;
   if (/^\/(res\/?|openapi\.json)$/.test(call.path)) return method === 'GET' ? catalogHandler : fallbackHandler;
   if (/^\/res\/[^/]+(\/.*)?$/.test(call.path)) return handlers[method] ?? fallbackHandler;

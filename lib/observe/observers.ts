@@ -1,0 +1,49 @@
+/**
+ * The service's Powertools Logger and Metrics, and the database call tracer, made on the first request from the
+ * environment (observe-settings) and kept while the container is warm. The tracer module (and with it the X-Ray
+ * SDK) is required only when POWERTOOLS_TRACE_ENABLED=true: without tracing it is never loaded, which keeps cold starts short.
+ */
+import { Logger } from '@aws-lambda-powertools/logger';
+import { Metrics } from '@aws-lambda-powertools/metrics';
+import type { CallWrapper } from '../request-context';
+import { type ObserveSettings, observeSettings, serviceName } from './observe-settings';
+
+export interface Observers {
+  readonly settings: ObserveSettings;
+  readonly logger: Logger;
+  /** Absent when metrics are off. */
+  readonly metrics?: Metrics;
+  /** Absent when tracing is off. */
+  readonly traceCall?: CallWrapper;
+  /** True until the container's first request was observed (false in a provisioned container). */
+  coldStart: boolean;
+}
+
+let current: Observers | undefined;
+
+function loadTracer(): CallWrapper {
+  // required here, not imported: the X-Ray SDK costs cold-start time that only a traced service pays
+  const { traceDatabaseCalls } = require('./trace-database-call') as typeof import('./trace-database-call');
+  return traceDatabaseCalls();
+}
+
+function create(env: NodeJS.ProcessEnv): Observers {
+  const settings = observeSettings(env);
+  return {
+    settings,
+    logger: new Logger({ serviceName, logLevel: settings.logLevel }),
+    ...(settings.metrics ? { metrics: new Metrics({ serviceName, namespace: settings.namespace }) } : {}),
+    ...(settings.tracing ? { traceCall: loadTracer() } : {}),
+    coldStart: env.AWS_LAMBDA_INITIALIZATION_TYPE !== 'provisioned-concurrency',
+  };
+}
+
+export function observers(): Observers {
+  current ??= create(process.env);
+  return current;
+}
+
+/** Tests: the next request reads the environment again (and counts as a cold start). */
+export function forgetObservers(): void {
+  current = undefined;
+}
