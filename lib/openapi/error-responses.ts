@@ -105,6 +105,12 @@ export const problemSchema: OpenAPIV3_1.SchemaObject = {
     status: { type: 'integer' },
     detail: { type: 'string', description: 'The same sentence as the text/plain body' },
     code: { type: 'string', enum: [...new Set(errorCatalog.map((e) => e.code))] },
+    instance: {
+      type: 'string',
+      format: 'uri',
+      description: 'urn:request:{id}: the id of the request, also in the X-Request-Id header and the log line',
+      examples: ['urn:request:17005a79-f938-4bd7-b4cb-e46833981858'],
+    },
   },
   required: ['type', 'title', 'status', 'detail', 'code'],
 };
