@@ -6,12 +6,13 @@
  */
 
 import type { Executor } from '../db/database';
-import type { CallerQuery, ChildRow, InsertRow, Key } from '../plan/plan';
+import type { CallerQuery, ColumnValues, ExtensionValues, InsertRow, Key } from '../plan/plan';
 import type { ResourceTable, SqlResource } from '../resource';
 import { fieldsAt, keyLabels, tableOf } from '../resource-levels';
 import type { OutRow, Value } from '../values';
 import { requireVisible, type WrittenRow } from './caller-rows';
-import { insertTableRow, readLookups, requireParent, type StoredRow, selectRow } from './stored-rows';
+import { insertRows } from './insert-rows';
+import { readLookups, readLookupsOfRows, requireParent, type StoredRow, selectRow } from './stored-rows';
 import { byKey, byLink, keyRow, linkTo, linkValues, ownedExtensions } from './table-links';
 
 export interface WriteOutcome {
@@ -26,12 +27,14 @@ export async function executeInsert(
   rows: readonly InsertRow[],
   query?: CallerQuery,
 ): Promise<WriteOutcome> {
+  const parents = await writeParents(tx, resource, rows, query);
+  const children = await writeChildren(tx, resource, rows, parents);
   let rowsAffected = 0;
   const out: OutRow[] = [];
   const touched: WrittenRow[] = [];
   const parentTable = tableOf(resource, 'Parent');
   for (const [i, row] of rows.entries()) {
-    const parent = await writeParent(tx, resource, row, query);
+    const parent = parents[i] as Written;
     rowsAffected += parent.written;
     const parentKey = parentTable.primaryKey.map((c) => parent.row[c] ?? null);
     const rowName = `${resource.rowName} row ${i + 1}`;
@@ -40,17 +43,17 @@ export async function executeInsert(
       out.push({ values: parent.echo });
       continue;
     }
-    const children: OutRow[] = [];
+    const echoes: OutRow[] = [];
     for (const [j, child] of row.children.entries()) {
-      const written = await writeChild(tx, resource, parent.row, child);
+      const written = children[i]?.[j] as Written;
       rowsAffected += written.written;
-      children.push({ values: written.echo });
+      echoes.push({ values: written.echo });
       if (!query) continue;
       const childKey = child.key ?? tableOf(resource, 'Child').primaryKey.map((c) => written.row[c] ?? null);
       const where = `The ${resource.childRowName} row ${j + 1}${row.existing ? '' : ` of ${rowName}`}`;
       touched.push({ parentKey, childKey, where });
     }
-    out.push({ values: parent.echo, children });
+    out.push({ values: parent.echo, children: echoes });
   }
   if (query) await requireVisible(tx, resource, query, touched, 'insert');
   return { rowsAffected, rows: out };
@@ -62,32 +65,41 @@ interface Written {
   readonly written: number;
 }
 
-/** C3's path parent and an existing parent with children are left as they are; others are inserted. */
-async function writeParent(
+/**
+ * The parent of every row: C3's path parent and an existing parent with children are left as they are; the
+ * others are inserted together, with their extension rows.
+ */
+async function writeParents(
   tx: Executor,
   resource: SqlResource,
-  row: InsertRow,
+  rows: readonly InsertRow[],
   query: CallerQuery | undefined,
-): Promise<Written> {
+): Promise<Written[]> {
   const parent = tableOf(resource, 'Parent');
-  if (row.existing && row.key) return keyOnly(resource, await requireParent(tx, resource, row.key, query));
-  if (row.children !== undefined && row.key) {
-    const existing = await selectRow(tx, resource, parent, [byKey(parent, [row.key])]);
-    if (existing) return keyOnly(resource, existing);
+  const out: Written[] = [];
+  const inserted: number[] = [];
+  for (const [i, row] of rows.entries()) {
+    if (row.existing && row.key) {
+      out[i] = keyOnly(resource, await requireParent(tx, resource, row.key, query));
+      continue;
+    }
+    const existing =
+      row.children !== undefined && row.key
+        ? await selectRow(tx, resource, parent, [byKey(parent, [row.key])])
+        : undefined;
+    if (existing) out[i] = keyOnly(resource, existing);
+    else inserted.push(i);
   }
-  const stored = new Map<string, StoredRow>();
-  const parentRow = await insertTableRow(tx, resource, parent, row.parent);
-  stored.set(parent.name, parentRow);
-  for (const ext of row.extensions) {
-    const table = resource.tables[ext.table] as ResourceTable;
-    stored.set(
-      table.name,
-      await insertTableRow(tx, resource, table, { ...ext.values, ...linkValues(linkTo(table, parent), parentRow) }),
-    );
-  }
-  const written = stored.size;
-  await readLookups(tx, resource, parent, parentRow, stored);
-  return { row: parentRow, echo: echoValues(resource, 'parent', stored), written };
+  const levels = await insertLevel(
+    tx,
+    resource,
+    parent,
+    inserted.map((i) => rows[i] as InsertRow).map((row) => ({ values: row.parent, extensions: row.extensions })),
+  );
+  inserted.forEach((i, n) => {
+    out[i] = levels[n] as Written;
+  });
+  return out;
 }
 
 function keyOnly(resource: SqlResource, row: StoredRow): Written {
@@ -97,48 +109,95 @@ function keyOnly(resource: SqlResource, row: StoredRow): Written {
   return { row, echo, written: 0 };
 }
 
-async function writeChild(
+/** Rows of one level (parent or one-to-many child) with their extension rows, a table at a time; echoed. */
+async function insertLevel(
   tx: Executor,
   resource: SqlResource,
-  parentRow: StoredRow,
-  child: ChildRow,
-): Promise<Written> {
+  table: ResourceTable,
+  items: readonly { values: ColumnValues; extensions: readonly ExtensionValues[] }[],
+): Promise<Written[]> {
+  if (items.length === 0) return [];
+  const rows = await insertRows(
+    tx,
+    resource,
+    table,
+    items.map((item) => item.values),
+  );
+  const stored = rows.map((row) => new Map<string, StoredRow>([[table.name, row]]));
+  const extTables = [...new Set(items.flatMap((item) => item.extensions.map((ext) => ext.table)))];
+  for (const name of extTables) {
+    const ext = resource.tables[name] as ResourceTable;
+    const link = linkTo(ext, table);
+    const owners = items.flatMap((item, k) => item.extensions.filter((e) => e.table === name).map((e) => ({ k, e })));
+    const extRows = await insertRows(
+      tx,
+      resource,
+      ext,
+      owners.map(({ k, e }) => ({ ...e.values, ...linkValues(link, rows[k] as StoredRow) })),
+    );
+    for (const [n, { k }] of owners.entries()) stored[k]?.set(ext.name, extRows[n] as StoredRow);
+  }
+  const written = stored.map((s) => s.size);
+  await readLookupsOfRows(tx, resource, table, rows, stored);
+  const level = table.role === 'Parent' ? 'parent' : 'child';
+  return rows.map((row, k) => ({
+    row,
+    echo: echoValues(resource, level, stored[k] as Map<string, StoredRow>),
+    written: written[k] ?? 0,
+  }));
+}
+
+/** The children of every row, under its parent: one-to-many child rows, or many-to-many association rows. */
+async function writeChildren(
+  tx: Executor,
+  resource: SqlResource,
+  rows: readonly InsertRow[],
+  parents: readonly Written[],
+): Promise<Written[][]> {
+  const all = rows.flatMap((row, i) => (row.children ?? []).map((child, j) => ({ i, j, child })));
+  const out: Written[][] = rows.map(() => []);
+  if (all.length === 0) return out;
   const parent = tableOf(resource, 'Parent');
-  const childTable = tableOf(resource, 'Child');
-  const stored = new Map<string, StoredRow>();
-  let written = 0;
+  const parentRow = (i: number) => (parents[i] as Written).row;
   if (resource.kind === 'many-to-many') {
     const join = tableOf(resource, 'Join');
-    const childKey = keyRow(childTable.primaryKey, child.key as Key);
-    const joinRow = await insertTableRow(tx, resource, join, {
-      ...child.join,
-      ...linkValues(linkTo(join, parent), parentRow),
-      ...linkValues(linkTo(join, childTable), childKey),
-    });
-    stored.set(join.name, joinRow);
-    written = 1;
-    await readBack(tx, resource, child.key as Key, stored);
-  } else {
-    const childRow = await insertTableRow(tx, resource, childTable, {
-      ...child.child,
-      ...linkValues(linkTo(childTable, parent), parentRow),
-    });
-    stored.set(childTable.name, childRow);
-    written = 1;
-    for (const ext of child.extensions) {
-      const table = resource.tables[ext.table] as ResourceTable;
-      stored.set(
-        table.name,
-        await insertTableRow(tx, resource, table, {
-          ...ext.values,
-          ...linkValues(linkTo(table, childTable), childRow),
-        }),
-      );
-      written += 1;
+    const childTable = tableOf(resource, 'Child');
+    const joinRows = await insertRows(
+      tx,
+      resource,
+      join,
+      all.map(({ i, child }) => ({
+        ...child.join,
+        ...linkValues(linkTo(join, parent), parentRow(i)),
+        ...linkValues(linkTo(join, childTable), keyRow(childTable.primaryKey, child.key as Key)),
+      })),
+    );
+    for (const [n, { i, j, child }] of all.entries()) {
+      const stored = new Map<string, StoredRow>([[join.name, joinRows[n] as StoredRow]]);
+      await readBack(tx, resource, child.key as Key, stored);
+      (out[i] as Written[])[j] = {
+        row: stored.get(childTable.name) ?? {},
+        echo: echoValues(resource, 'child', stored),
+        written: 1,
+      };
     }
-    await readLookups(tx, resource, childTable, childRow, stored);
+    return out;
   }
-  return { row: stored.get(childTable.name) ?? {}, echo: echoValues(resource, 'child', stored), written };
+  const childTable = tableOf(resource, 'Child');
+  const link = linkTo(childTable, parent);
+  const written = await insertLevel(
+    tx,
+    resource,
+    childTable,
+    all.map(({ i, child }) => ({
+      values: { ...child.child, ...linkValues(link, parentRow(i)) },
+      extensions: child.extensions,
+    })),
+  );
+  all.forEach(({ i, j }, n) => {
+    (out[i] as Written[])[j] = written[n] as Written;
+  });
+  return out;
 }
 
 /** A many-to-many child as stored: its Child row and ChildExtension rows, read by key. */

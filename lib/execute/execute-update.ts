@@ -29,6 +29,7 @@ import { chunks } from './statement-size';
 import { requireParent, selectKeys, selectRow } from './stored-rows';
 import { byKey, byLink, keyRow, linkTo, linkValues } from './table-links';
 import { keysOf, matchedValues } from './target-keys';
+import { updateKeyedRows, updateRuns } from './update-rows';
 
 /** Parameters of one by-value UPDATE: well under every driver's limit (PostgreSQL allows 65,535). */
 const maxValueParams = 30_000;
@@ -42,7 +43,12 @@ export async function executeUpdate(
 ): Promise<number> {
   let rowsAffected = 0;
   const written: WrittenRow[] = [];
-  for (const update of updates) rowsAffected += await updateParents(tx, resource, update, query, written);
+  for (const run of updateRuns(resource, updates, query)) {
+    rowsAffected +=
+      run.length === 1
+        ? await updateParents(tx, resource, run[0] as UpdateRows, query, written)
+        : await updateKeyedRows(tx, resource, run);
+  }
   for (const change of children) rowsAffected += await updateChildren(tx, resource, change, query, written);
   if (query) await requireVisible(tx, resource, query, written, 'update');
   return rowsAffected;

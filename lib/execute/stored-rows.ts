@@ -46,6 +46,32 @@ export async function selectRow(
   return rows[0] ? { ...rows[0] } : undefined;
 }
 
+/**
+ * The rows of `keys` (values of `columns`, the primary key when absent), in their order, in chunks of keys. A key
+ * whose text matches no row returned is asked alone, so that a collation that matches more loosely (case,
+ * trailing spaces) finds what a single select would.
+ */
+export async function selectRowsByKey(
+  tx: Executor,
+  resource: SqlResource,
+  table: ResourceTable,
+  keys: readonly Key[],
+  columns: readonly string[] = table.primaryKey,
+): Promise<(StoredRow | undefined)[]> {
+  const found = new Map<string, StoredRow>();
+  const text = (key: readonly unknown[]) => JSON.stringify(key.map(String));
+  for (const chunk of chunks(keys)) {
+    const { rows } = await tx.run(
+      compileSelectWhere(sqlDialect(resource.dialect), table, '*', [{ columns, keys: chunk }]),
+    );
+    for (const row of rows) found.set(text(columns.map((c) => row[c] ?? null)), { ...row });
+  }
+  const out: (StoredRow | undefined)[] = [];
+  for (const key of keys)
+    out.push(found.get(text(key)) ?? (await selectRow(tx, resource, table, [{ columns, keys: [key] }])));
+  return out;
+}
+
 /** The values of `columns` of every row matching `match` (in chunks of keys) and every other Match. */
 export async function selectKeys(
   tx: Executor,
@@ -89,6 +115,29 @@ export async function requireParent(
     );
   }
   return row;
+}
+
+/** readLookups for many rows of `owner` at once: each looked-up row read once, in chunks of keys. */
+export async function readLookupsOfRows(
+  tx: Executor,
+  resource: SqlResource,
+  owner: ResourceTable,
+  ownerRows: readonly StoredRow[],
+  stored: readonly Map<string, StoredRow>[],
+): Promise<void> {
+  for (const table of Object.values(resource.tables)) {
+    if (table.lookup?.owner !== owner.name) continue;
+    const { columns, references } = table.lookup;
+    const keys = ownerRows.map((row) => columns.map((c) => row[c] ?? null));
+    const wanted = keys.filter((key) => key.every((v) => v !== null));
+    const unique = [...new Map(wanted.map((key) => [JSON.stringify(key.map(String)), key])).values()];
+    const rows = await selectRowsByKey(tx, resource, table, unique, references);
+    const byText = new Map(unique.map((key, i) => [JSON.stringify(key.map(String)), rows[i]]));
+    keys.forEach((key, i) => {
+      const row = byText.get(JSON.stringify(key.map(String)));
+      if (row) stored[i]?.set(table.name, row);
+    });
+  }
 }
 
 /** The rows that `owner`'s row looks up many-to-one, read so that a write's echo shows them as a read would. */

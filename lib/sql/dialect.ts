@@ -44,13 +44,24 @@ export class SqlDialect {
 
   /** The rest of an INSERT that gives no column: every column takes its default. */
   readonly insertDefaults: string = 'DEFAULT VALUES';
+
+  /**
+   * Whether the driver sends the values inside the statement's text, so that they count toward the text size
+   * of a multi-row INSERT (RDS Proxy's 16 KB). postgres.js sends them apart from the text (Bind).
+   */
+  readonly valuesInText: boolean = false;
 }
 
 export class MysqlDialect extends SqlDialect {
   override readonly name: Dialect = 'mysql';
-  /** MySQL reads an inserted row back by its key (or the insert id) instead. */
+  /**
+   * MySQL has no INSERT ... RETURNING (MariaDB has since 10.5, which the server is asked: lib/execute's
+   * insert-rows); without it an inserted row is read back by its key (or the insert id).
+   */
   override readonly supportsReturning: boolean = false;
   override readonly insertDefaults: string = '() VALUES ()';
+  /** mysql2's `query` binds client-side: the server receives the values written into the text. */
+  override readonly valuesInText: boolean = true;
 
   override quoteIdentifier(name: string): string {
     return `\`${name.replace(/`/g, '``')}\``;

@@ -1,0 +1,91 @@
+/**
+ * U1 of many rows with few statements: consecutive rows, each by its own key, that set the same parent columns
+ * and need no caller's check or extension row, go into one UPDATE (compile-update-rows) as statement-size allows.
+ * Every other update is left to execute-update, one at a time, in its place in the order.
+ */
+import type { Executor } from '../db/database';
+import type { CallerQuery, Key, UpdateRows } from '../plan/plan';
+import type { SqlResource } from '../resource';
+import { tableOf } from '../resource-levels';
+import { compileUpdateRows } from '../sql/compile-update-rows';
+import { sqlDialect } from '../sql/dialect';
+import { paramBytes, sizedRuns } from './statement-size';
+
+/**
+ * U1 rows that can share a statement: by one key, parent columns only and none of the key (MySQL assigns SET
+ * columns left to right, so a changed key would change which row a later CASE matches), no caller's query.
+ */
+function batchable(update: UpdateRows, keyColumns: readonly string[], query: CallerQuery | undefined): boolean {
+  const { target } = update;
+  return (
+    query === undefined &&
+    keyColumns.length > 0 &&
+    keyColumns.every((c) => !(c in update.parent)) &&
+    target.kind === 'keys' &&
+    target.keys.length === 1 &&
+    update.extensions.length === 0 &&
+    Object.keys(update.parent).length > 0
+  );
+}
+
+/**
+ * The updates in order, in runs that one statement each may carry: consecutive batchable updates that set the
+ * same columns of different rows (a row named twice is updated, and counted, twice, in order), sized by
+ * statement-size. Any other update is a run of its own.
+ */
+export function updateRuns(
+  resource: SqlResource,
+  updates: readonly UpdateRows[],
+  query: CallerQuery | undefined,
+): UpdateRows[][] {
+  const parent = tableOf(resource, 'Parent');
+  const dialect = sqlDialect(resource.dialect);
+  const groups: UpdateRows[][] = [];
+  let columns = '';
+  let keys = new Set<string>();
+  for (const update of updates) {
+    const last = groups[groups.length - 1];
+    if (!batchable(update, parent.primaryKey, query)) {
+      groups.push([update]);
+      columns = '';
+      continue;
+    }
+    const set = JSON.stringify(Object.keys(update.parent));
+    const key = JSON.stringify(keyOf(update).map(String));
+    if (last && set === columns && !keys.has(key)) last.push(update);
+    else {
+      groups.push([update]);
+      columns = set;
+      keys = new Set();
+    }
+    keys.add(key);
+  }
+  return groups.flatMap((group) =>
+    group.length === 1
+      ? [group]
+      : sizedRuns(group, (update) => {
+          const key = keyOf(update);
+          const match = key.reduce<number>(
+            (n, v, i) => n + (parent.primaryKey[i]?.length ?? 0) + 12 + paramBytes(dialect, v),
+            0,
+          );
+          const values = Object.values(update.parent);
+          const whens = values.reduce<number>((n, v) => n + match + 12 + paramBytes(dialect, v), 0);
+          return { bytes: whens + match, params: (values.length + 1) * key.length + values.length };
+        }),
+  );
+}
+
+const keyOf = (update: UpdateRows): Key => (update.target.kind === 'keys' ? (update.target.keys[0] ?? []) : []);
+
+/** Batchable updates of different rows setting the same columns: one statement, each row matched once. */
+export async function updateKeyedRows(
+  tx: Executor,
+  resource: SqlResource,
+  run: readonly UpdateRows[],
+): Promise<number> {
+  const parent = tableOf(resource, 'Parent');
+  const rows = run.map((update) => ({ key: keyOf(update), values: update.parent }));
+  const statement = compileUpdateRows(sqlDialect(resource.dialect), parent, parent.primaryKey, rows);
+  return (await tx.run(statement)).rowsAffected;
+}

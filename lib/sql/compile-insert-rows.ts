@@ -1,0 +1,36 @@
+/**
+ * INSERT of many rows of one table in one statement: one VALUES list per row over the same columns, where a
+ * column that a row does not give takes its DEFAULT (as it would in a statement of its own). `returning`: the
+ * statement returns the rows as stored, in the order of the VALUES lists. How many rows go into one statement
+ * is decided by lib/execute/statement-size, not here. Pure.
+ */
+import type { ColumnValues } from '../plan/plan';
+import type { ResourceTable } from '../resource';
+import type { CompiledQuery } from './compiled-query';
+import type { SqlDialect } from './dialect';
+import { ParamList } from './param-list';
+
+export function compileInsertRows(
+  dialect: SqlDialect,
+  table: Pick<ResourceTable, 'schema' | 'table'>,
+  columns: readonly string[],
+  rows: readonly ColumnValues[],
+  returning: boolean = dialect.supportsReturning,
+): CompiledQuery {
+  if (columns.length === 0 || rows.length === 0) throw new Error('compileInsertRows needs columns and rows');
+  const params = new ParamList(dialect);
+  const lists = rows.map(
+    (row) => `(${columns.map((c) => (c in row ? params.add(row[c] ?? null) : 'DEFAULT')).join(', ')})`,
+  );
+  return params.compile(
+    `INSERT INTO ${dialect.quoteTable(table)} (${columns.map((c) => dialect.quoteIdentifier(c)).join(', ')}) VALUES ${lists.join(', ')}${returning ? ' RETURNING *' : ''}`,
+    returning,
+  );
+}
+
+/** The columns that any of `rows` gives, in the order they first appear. */
+export function insertColumns(rows: readonly ColumnValues[]): string[] {
+  const columns = new Set<string>();
+  for (const row of rows) for (const column of Object.keys(row)) columns.add(column);
+  return [...columns];
+}

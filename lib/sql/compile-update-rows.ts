@@ -1,0 +1,39 @@
+/**
+ * UPDATE of many rows of one table by key in one statement, each row to values of its own: every column set is
+ * `CASE WHEN <key of row 1> THEN <its value> ... ELSE <the column> END`, over the rows whose key is listed. Plain
+ * SQL that PostgreSQL and MySQL read alike; the ELSE gives the CASE the column's type, so PostgreSQL reads every
+ * parameter in it. The keys must differ (each row is matched once). Pure.
+ */
+import type { ColumnValues, Key } from '../plan/plan';
+import type { ResourceTable } from '../resource';
+import type { CompiledQuery } from './compiled-query';
+import type { SqlDialect } from './dialect';
+import { whereClause } from './match';
+import { ParamList } from './param-list';
+
+export interface KeyedValues {
+  readonly key: Key;
+  readonly values: ColumnValues;
+}
+
+export function compileUpdateRows(
+  dialect: SqlDialect,
+  table: Pick<ResourceTable, 'schema' | 'table'>,
+  keyColumns: readonly string[],
+  rows: readonly KeyedValues[],
+): CompiledQuery {
+  const columns = Object.keys(rows[0]?.values ?? {});
+  if (columns.length === 0 || keyColumns.length === 0) throw new Error('compileUpdateRows needs columns and a key');
+  const params = new ParamList(dialect);
+  const keyCols = keyColumns.map((c) => dialect.quoteIdentifier(c));
+  const set = columns.map((column) => {
+    const col = dialect.quoteIdentifier(column);
+    const whens = rows.map(({ key, values }) => {
+      const match = keyCols.map((c, i) => `${c} = ${params.add(key[i] ?? null)}`).join(' AND ');
+      return `WHEN ${match} THEN ${params.add(values[column] ?? null)}`;
+    });
+    return `${col} = CASE ${whens.join(' ')} ELSE ${col} END`;
+  });
+  const where = whereClause(params, [{ columns: keyColumns, keys: rows.map((r) => r.key) }]);
+  return params.compile(`UPDATE ${dialect.quoteTable(table)} SET ${set.join(', ')} WHERE ${where}`);
+}

@@ -1,0 +1,32 @@
+/**
+ * How a database reads back the rows of one multi-row INSERT. PostgreSQL: RETURNING, always. MySQL-family: the
+ * server is asked (serverInsertsQuery), since the same dialect serves MariaDB 10.5+ (INSERT ... RETURNING) and
+ * MySQL (none); without RETURNING, the insert id of the first row plus the row's position times
+ * @@auto_increment_increment names each row only when @@innodb_autoinc_lock_mode gives one INSERT consecutive ids
+ * (0 "traditional" and 1 "consecutive" do; 2 "interleaved", MySQL 8's default, does not). Pure.
+ */
+import type { Value } from '../values';
+
+export interface ServerInserts {
+  /** INSERT ... RETURNING * works. */
+  readonly returning: boolean;
+  /** Without RETURNING: the step between the generated ids of one INSERT, when they are consecutive. */
+  readonly idStep?: number;
+}
+
+/** Reads variables only: nothing that would pin an RDS Proxy session. */
+export const serverInsertsQuery = {
+  text: 'SELECT VERSION() AS version, @@innodb_autoinc_lock_mode AS lock_mode, @@auto_increment_increment AS step',
+  params: [],
+} as const;
+
+/** What the answer to serverInsertsQuery says. */
+export function readServerInserts(row: Readonly<Record<string, Value>> | undefined): ServerInserts {
+  const version = String(row?.version ?? '');
+  const [major = 0, minor = 0] = (/^(\d+)\.(\d+)/.exec(version) ?? []).slice(1).map(Number);
+  if (/mariadb/i.test(version) && (major > 10 || (major === 10 && minor >= 5))) return { returning: true };
+  const lockMode = Number(row?.lock_mode ?? Number.NaN);
+  const step = Number(row?.step ?? Number.NaN);
+  const consecutive = (lockMode === 0 || lockMode === 1) && Number.isInteger(step) && step >= 1;
+  return consecutive ? { returning: false, idStep: step } : { returning: false };
+}
