@@ -155,16 +155,43 @@ const databases = new Map<string, Promise<Database>>();
 
 type Connect = (url: string, options: ConnectOptions, source?: PasswordSource) => Database;
 
-/** Each driver is loaded when its database is first used: a PostgreSQL container never evaluates mysql2. */
-const drivers: Readonly<Record<Dialect, () => Promise<Connect>>> = {
-  postgres: async () => (await import('./postgres-database')).connectPostgres,
-  mysql: async () => (await import('./mysql-database')).connectMysql,
+/**
+ * Each driver is loaded when its database is first used: a PostgreSQL container never evaluates mysql2. A bundle
+ * packaged with --param="engine=postgres" (or mysql) has RRS_BUNDLE_ENGINE defined as that engine by esbuild
+ * (scripts/deploy/bundle-define.js): the other branch is then dead code, and the other driver is not in the
+ * bundle at all. Unbundled (tests, `npm start`), the variable is unset and both drivers load.
+ */
+const drivers: Readonly<Record<Dialect, () => Promise<Connect> | undefined>> = {
+  postgres: () =>
+    process.env.RRS_BUNDLE_ENGINE === 'mysql'
+      ? undefined
+      : import('./postgres-database').then((driver) => driver.connectPostgres),
+  mysql: () =>
+    process.env.RRS_BUNDLE_ENGINE === 'postgres'
+      ? undefined
+      : import('./mysql-database').then((driver) => driver.connectMysql),
 };
+
+const engineNames: Readonly<Record<Dialect, string>> = { postgres: 'PostgreSQL', mysql: 'MySQL' };
+
+/** The driver of the URL's database, or a configuration error naming the variable when this bundle has none. */
+function loadDriver(url: string, variable: string): Promise<Connect> {
+  const dialect = dialectOf(url);
+  const driver = drivers[dialect]();
+  if (driver) return driver;
+  const other = dialect === 'postgres' ? 'mysql' : 'postgres';
+  throw new DatabaseError(
+    'database_unconfigured',
+    `${variable} names a ${engineNames[dialect]} database, but this deployment has no ${engineNames[dialect]} driver: ` +
+      `it was packaged with --param="engine=${other}". Set ${variable} to a ${other}:// URL, or package with ` +
+      `--param="engine=${dialect}" or engine=both`,
+  );
+}
 
 /** The login first (a secret is fetched on first use), then the driver's client. */
 async function connect(config: Config, choice: DatabaseChoice, database?: string): Promise<Database> {
   const { url, source } = await resolveLogin(config, choice.url, choice.variable, database);
-  const connectDriver = await drivers[dialectOf(url)]();
+  const connectDriver = await loadDriver(url, choice.variable);
   const { connectTimeoutMs, statementTimeoutMs, poolSize, idleTimeoutS } = config;
   const db = connectDriver(url, { connectTimeoutMs, statementTimeoutMs, poolSize, idleTimeoutS }, source);
   return source ? renewingDatabase(db, source) : db;

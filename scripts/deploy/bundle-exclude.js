@@ -5,15 +5,21 @@
  * is on (--param="tracing=true", or POWERTOOLS_TRACE_ENABLED=true). The runtime has neither of the last two, so
  * when asked for they are bundled; otherwise the code never loads them, and leaving them out keeps code the
  * function would only parse out of every bundle (~410 KB and ~125 KB minified, a few ms of every cold start each).
+ * With --param="engine=postgres" (or mysql) the other database driver is left out too: bundle-define.js already
+ * makes its code dead, and this keeps the package from being installed next to the bundle (see engine.js).
  */
+const { excludedDriver } = require('./engine');
+
 module.exports = async ({ resolveVariable }) => {
   const flag = async (variables) => String((await resolveVariable(`${variables}, ''`)) || '').trim() === 'true';
   const iam = await flag('param:databaseIamAuth, env:DATABASE_IAM_AUTH');
   const tracing = await flag('param:tracing, env:POWERTOOLS_TRACE_ENABLED');
+  const driver = excludedDriver(await resolveVariable("param:engine, ''"));
   return [
     '@aws-sdk/client-s3',
     '@aws-sdk/client-secrets-manager',
     ...(iam ? [] : ['@aws-sdk/rds-signer']),
     ...(tracing ? [] : ['@aws-lambda-powertools/tracer']),
+    ...(driver ? [driver] : []),
   ];
 };

@@ -11,6 +11,7 @@
  */
 const path = require('node:path');
 const { checkUrls, isReadUrl, urlParams } = require('./database-urls');
+const { checkEngine } = require('./engine');
 const { operatingSettings } = require('./operating-settings');
 
 const docs = 'docs/deployment.md';
@@ -134,6 +135,7 @@ function database(p, urls, out) {
   // a read URL alone is no database: writes go to the primary
   if (!urls.some(({ name }) => !isReadUrl(name)) && !secretArn) out.errors.push(noDatabase());
   const valid = checkUrls(urls, out);
+  checkEngine(p.engine, valid, out);
   if (useIam) iamAuth(p, valid, out);
   else if (p.databaseProxyResourceId) out.errors.push('databaseProxyResourceId applies only with databaseIamAuth=true');
   if (secretArn) secret(p, out);

@@ -655,3 +655,114 @@ describe('the network, limits, CORS, tracing, alarms and tuning', () => {
     });
   });
 });
+
+describe('engine: the database drivers the bundles carry', () => {
+  const base = { ...signIn, ...iam };
+  const mysqlUrl = 'mysql://rrs@my-proxy.proxy-abc123.eu-west-1.rds.amazonaws.com:3306/sales';
+  const mismatch = (label: string, found: string, scheme: string, engine: string, other: string, driver: string) =>
+    `${label} is a ${found} URL (${scheme}//), but --param="engine=${engine}" leaves the ${found} driver out of ` +
+    `the bundles, so every request to it would fail. Give --param="engine=${other}" or --param="engine=both", ` +
+    `or a ${driver}// URL`;
+  const toMysql = (label: string, scheme = 'mysql:') =>
+    mismatch(label, 'MySQL', scheme, 'postgres', 'mysql', 'postgres:');
+  const toPostgres = (label: string, scheme = 'postgres:') =>
+    mismatch(label, 'PostgreSQL', scheme, 'mysql', 'postgres', 'mysql:');
+
+  it.each<[string, Case, string[]]>([
+    ['engine=postgres, a PostgreSQL URL', { params: { ...base, engine: 'postgres' }, urls: url(proxyUrl) }, []],
+    [
+      'engine=postgres, postgresql:// URLs everywhere',
+      {
+        params: {
+          ...base,
+          engine: 'postgres',
+          databaseUrls: 'A=postgresql://rrs@db/a',
+          databaseReadUrl: 'postgres://rrs@reader:5432/bookstore',
+        },
+        urls: url(proxyUrl),
+      },
+      [],
+    ],
+    ['engine=mysql, a MySQL URL', { params: { ...base, engine: 'mysql' }, urls: url(mysqlUrl) }, []],
+    ['engine=mysql, a mariadb:// URL', { params: { ...base, engine: 'mysql' }, urls: url('mariadb://rrs@db/a') }, []],
+    [
+      'engine=both, both kinds',
+      { params: { ...base, engine: 'both', databaseUrls: `SALES=${mysqlUrl}` }, urls: url(proxyUrl) },
+      [],
+    ],
+    [
+      'no engine (both), both kinds',
+      { params: { ...base, databaseUrls: `SALES=${mysqlUrl}` }, urls: url(proxyUrl) },
+      [],
+    ],
+    [
+      'engine=postgres with only a secret',
+      { params: { ...signIn, engine: 'postgres', databaseSecretArn: secretArn } },
+      [],
+    ],
+    [
+      'an engine that does not exist',
+      { params: { ...base, engine: 'oracle' }, urls: url(proxyUrl) },
+      [
+        '--param="engine=oracle" is not understood: give postgres (bundle only the PostgreSQL driver), mysql ' +
+          '(only the MySQL/MariaDB driver) or both (the default)',
+      ],
+    ],
+    [
+      'engine=postgres, a MySQL databaseUrl',
+      { params: { ...base, engine: 'postgres' }, urls: url(mysqlUrl) },
+      [toMysql('databaseUrl (DATABASE_URL)')],
+    ],
+    [
+      'engine=postgres, a mariadb:// URL among databaseUrls and a MySQL read URL',
+      {
+        params: {
+          ...base,
+          engine: 'postgres',
+          databaseUrls: 'A=postgres://rrs@db/a;SALES=mariadb://rrs@db/sales',
+          databaseReadUrls: `SALES=${mysqlUrl}`,
+        },
+        urls: url(proxyUrl),
+      },
+      [toMysql('databaseUrls (DATABASE_URL_SALES)', 'mariadb:'), toMysql('databaseReadUrls (DATABASE_READ_URL_SALES)')],
+    ],
+    [
+      "engine=mysql, the environment's PostgreSQL DATABASE_URL_BOOKS",
+      {
+        params: { ...base, engine: 'mysql' },
+        urls: [...url(mysqlUrl), { name: 'DATABASE_URL_BOOKS', value: 'postgresql://rrs@db/books' }],
+      },
+      [toPostgres('DATABASE_URL_BOOKS', 'postgresql:')],
+    ],
+  ])('%s', (_name, input, errors) => {
+    expect(settingsOf(input).errors).toEqual(errors);
+  });
+
+  it('adds nothing to the environment: the engine is decided when the bundles are built', () => {
+    const withEngine = settingsOf({ params: { ...base, engine: 'postgres' }, urls: url(proxyUrl) });
+    expect(withEngine.errors).toEqual([]);
+    expect(withEngine).toEqual(settingsOf({ params: base, urls: url(proxyUrl) }));
+  });
+});
+
+describe('engine: what esbuild defines and leaves out (bundle-define.js, bundle-exclude.js)', () => {
+  // the resolvers are plain CommonJS, as serverless loads them
+  const define = require('../../scripts/deploy/bundle-define.js');
+  const exclude = require('../../scripts/deploy/bundle-exclude.js');
+  const resolving = (engine: string) => ({
+    resolveVariable: async (variable: string) => (variable.startsWith('param:engine') ? engine : ''),
+  });
+  const sdk = ['@aws-sdk/client-s3', '@aws-sdk/client-secrets-manager', '@aws-sdk/rds-signer'];
+
+  it.each<[string, Record<string, string>, string[]]>([
+    ['postgres', { 'process.env.RRS_BUNDLE_ENGINE': '"postgres"' }, ['mysql2']],
+    ['mysql', { 'process.env.RRS_BUNDLE_ENGINE': '"mysql"' }, ['postgres']],
+    [' postgres ', { 'process.env.RRS_BUNDLE_ENGINE': '"postgres"' }, ['mysql2']],
+    ['both', {}, []],
+    ['', {}, []],
+    ['oracle', {}, []],
+  ])('engine=%j', async (engine, defined, driver) => {
+    expect(await define(resolving(engine))).toEqual(defined);
+    expect(await exclude(resolving(engine))).toEqual([...sdk, '@aws-lambda-powertools/tracer', ...driver]);
+  });
+});

@@ -16,6 +16,7 @@ import {
   readdirSync,
   readFileSync,
   rmSync,
+  statSync,
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
@@ -154,6 +155,21 @@ const runs = {
         dbStatementTimeoutMs: '15000',
         logLevel: 'info',
       },
+      {},
+    ),
+  postgresOnly: () =>
+    packageIn(
+      { auth: 'none', databaseUrl: 'postgres://rrs@db.internal:5432/bookstore', vpc: 'none', engine: 'postgres' },
+      {},
+    ),
+  mysqlOnly: () =>
+    packageIn(
+      { auth: 'none', databaseUrl: 'mysql://rrs@db.internal:3306/bookstore', vpc: 'none', engine: 'mysql' },
+      {},
+    ),
+  engineMismatch: () =>
+    packageIn(
+      { auth: 'none', databaseUrl: 'mysql://rrs@db.internal:3306/bookstore', vpc: 'none', engine: 'postgres' },
       {},
     ),
   noVpc: () =>
@@ -596,10 +612,64 @@ describe('auth=none, on purpose', () => {
   });
 });
 
+describe('engine: a single-engine deployment carries no code of the other driver', () => {
+  const resFunctions = ['read', 'insert', 'update', 'delete'];
+  /** Each zip's size, and whether any of its entries holds one of the texts. */
+  const zipsWith = (run: Run, texts: readonly string[]) =>
+    Object.fromEntries(
+      zipsOf(run).map((zip) => [
+        zip,
+        [...readZip(path.join(run.dir, '.serverless', zip)).values()].some((data) =>
+          texts.some((text) => data.includes(text)),
+        ),
+      ]),
+    );
+  const sizes = (run: Run) =>
+    Object.fromEntries(zipsOf(run).map((zip) => [zip, statSync(path.join(run.dir, '.serverless', zip)).size]));
+  // texts only each driver's code has: mysql2's and its character sets'; postgres.js's
+  const mysqlCode = ['mysql2', 'iconv-lite', 'ER_ACCESS_DENIED_ERROR'];
+  const postgresCode = ['sslrootcert', 'postgres.js'];
+
+  it.each<[string, Name, readonly string[], readonly string[]]>([
+    ['engine=postgres', 'postgresOnly', mysqlCode, postgresCode],
+    ['engine=mysql', 'mysqlOnly', postgresCode, mysqlCode],
+  ])('%s: no zip has the other driver, the database functions have their own', (_name, name, other, own) => {
+    const run = done[name];
+    expect(run).toMatchObject({ code: 0 });
+    expect(Object.values(zipsWith(run, other)).some(Boolean)).toBe(false);
+    for (const fn of resFunctions) expect([fn, zipsWith(run, own)[`${fn}.zip`]]).toEqual([fn, true]);
+    // both (the default) has both drivers: the texts above do tell them apart
+    for (const fn of resFunctions) expect([fn, zipsWith(done.open, other)[`${fn}.zip`]]).toEqual([fn, true]);
+    const state = JSON.parse(readFileSync(path.join(run.dir, '.serverless', 'serverless-state.json'), 'utf8'));
+    expect(state.service.custom.esbuild.exclude).toContain(name === 'postgresOnly' ? 'mysql2' : 'postgres');
+  });
+
+  it('engine=postgres: the /res zips are at most 150 KB, under a third of those with both drivers', () => {
+    const postgres = sizes(done.postgresOnly);
+    const both = sizes(done.open);
+    const mysql = sizes(done.mysqlOnly);
+    // the record of each run's sizes, in the test's output when it fails
+    const record = resFunctions.map((fn) => [fn, postgres[`${fn}.zip`], mysql[`${fn}.zip`], both[`${fn}.zip`]]);
+    for (const [fn, onlyPostgres, , withBoth] of record) {
+      expect([fn, (onlyPostgres as number) <= 150 * 1024]).toEqual([fn, true]);
+      expect([fn, (onlyPostgres as number) < (withBoth as number) / 3]).toEqual([fn, true]);
+    }
+    // mysql2 brings iconv-lite's character sets and the RDS CA bundle: smaller than both, not small
+    for (const [fn, , onlyMysql, withBoth] of record)
+      expect([fn, (onlyMysql as number) < (withBoth as number)]).toEqual([fn, true]);
+  });
+});
+
 describe('refused: the package stops with the reason, before it builds anything', () => {
   it.each<[string, Name, string]>([
     ['no sign-in and no auth=none', 'noSignIn', 'Sign-in is not configured. Give the issuer and the audience'],
     ['no database', 'noDatabase', 'No database is configured, so every request would fail.'],
+    [
+      'a MySQL URL with engine=postgres',
+      'engineMismatch',
+      'databaseUrl (DATABASE_URL) is a MySQL URL (mysql://), but --param="engine=postgres" leaves the MySQL driver ' +
+        'out of the bundles',
+    ],
     [
       'a password in databaseUrl with IAM authentication',
       'passwordWithIam',

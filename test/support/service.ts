@@ -3,20 +3,13 @@
  * service at a test database and definitions folder.
  */
 import path from 'node:path';
-import type { APIGatewayProxyResult } from 'aws-lambda';
 import { XMLParser } from 'fast-xml-parser';
-import { handler as catalogHandler } from '../../handlers/catalog';
-import { handler as confHandler } from '../../handlers/conf';
-import { handler as deleteHandler } from '../../handlers/delete';
-import { handler as fallbackHandler } from '../../handlers/fallback';
-import { handler as healthHandler } from '../../handlers/health';
-import { handler as insertHandler } from '../../handlers/insert';
-import { handler as readHandler } from '../../handlers/read';
-import { handler as updateHandler } from '../../handlers/update';
-import { handler as xsdHandler } from '../../handlers/xsd';
 import { resetConfig } from '../../lib/config';
 import { closeDatabases } from '../../lib/db/select-database';
 import { forgetResource } from '../../lib/definitions/resolve-resource';
+import type { Handler } from '../../lib/http/create-handler';
+import { functions } from '../../lib/server/functions';
+import { routeRequest } from '../../lib/server/route-request';
 
 export const testDefinitions = path.resolve(__dirname, '..', 'fixtures', 'definitions');
 
@@ -42,25 +35,9 @@ export interface Call {
   readonly body?: string;
 }
 
-const handlers: Record<string, (event: never) => Promise<APIGatewayProxyResult>> = {
-  GET: readHandler,
-  POST: insertHandler,
-  PUT: updateHandler,
-  DELETE: deleteHandler,
-};
-
-/**
- * The routes of serverless.yml: /conf GETs to the conf function, /res by method, /health and /health/db to the
- * health function, everything else to the fallback.
- */
-function route(call: Call): (event: never) => Promise<APIGatewayProxyResult> {
-  const method = call.method.toUpperCase();
-  if (/^\/health(\/db)?$/.test(call.path)) return healthHandler;
-  if (/^\/conf\/[^/]+\/[^/]+$/.test(call.path)) return method === 'GET' ? confHandler : fallbackHandler;
-  if (/^\/(res\/?|openapi\.json)$/.test(call.path)) return method === 'GET' ? catalogHandler : fallbackHandler;
-  if (/^\/res\/[^/]+(\/.*)?$/.test(call.path)) return handlers[method] ?? fallbackHandler;
-  if (/^\/xsd\/[^/]+$/.test(call.path)) return xsdHandler;
-  return fallbackHandler;
+/** The routes of serverless.yml (lib/server/route-request.ts, which the server mode routes with too). */
+function route(call: Call): Handler {
+  return functions[routeRequest(call.method, call.path)];
 }
 
 function v2Event(call: Call) {

@@ -1,0 +1,239 @@
+/**
+ * `npm run bench:http`: the server mode measured against its ceiling, over loopback HTTP. For each database it
+ * seeds the demo bookstore into a database of its own (rrs_bench_http), starts the ceiling server
+ * (scripts/bench/ceiling-server.ts: node:http + driver + hand-written XML for fixed queries) and the server mode
+ * (scripts/serve.ts) on it, and drives both with the same bounded load (autocannon: CONNECTIONS connections, a
+ * warm-up, then the measured seconds) for R2 by key, R1 with 100 flat rows, R1 with 100 nested rows and C1.
+ * Prints req/s, p50 and p99 of both and the ratio; never asserted by a test.
+ *   npm run bench:http -- [--pg URL] [--mysql URL] [--seconds 10] [--warmup 3] [--connections 10] [--json [file]]
+ * The URLs default to TEST_PG_URL and TEST_MYSQL_URL; without either it uses the embedded PGlite demo. The
+ * server mode runs with the environment given (LOG_LEVEL=WARN drops its per-request log line, say).
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { closeSync, openSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import { maskUrl } from '../../lib/db/mask-url';
+import { seedUrl } from '../demo/seed';
+import { startEmbeddedDatabase } from '../start';
+
+const root = path.resolve(__dirname, '..', '..');
+
+interface Options {
+  readonly databases: { readonly db: string; readonly url?: string }[];
+  readonly seconds: number;
+  readonly warmup: number;
+  readonly connections: number;
+  readonly json?: string;
+}
+
+function readOptions(argv: readonly string[]): Options {
+  const value = (flag: string) => {
+    const at = argv.indexOf(flag);
+    return at < 0 ? undefined : argv[at + 1];
+  };
+  const pg = value('--pg') ?? process.env.TEST_PG_URL;
+  const my = value('--mysql') ?? process.env.TEST_MYSQL_URL;
+  const databases = [...(pg ? [{ db: 'postgres', url: pg }] : []), ...(my ? [{ db: 'mariadb', url: my }] : [])];
+  const at = argv.indexOf('--json');
+  const next = argv[at + 1];
+  return {
+    databases: databases.length > 0 ? databases : [{ db: 'pglite' }],
+    seconds: Number(value('--seconds') ?? 10),
+    warmup: Number(value('--warmup') ?? 3),
+    connections: Number(value('--connections') ?? 10),
+    ...(at < 0 ? {} : { json: next && !next.startsWith('--') ? next : '-' }),
+  };
+}
+
+/** The same URL naming the benchmark's own database. */
+function benchUrl(url: string): string {
+  const parsed = new URL(url);
+  parsed.pathname = '/rrs_bench_http';
+  return parsed.toString();
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      probe.close(() =>
+        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
+      );
+    });
+  });
+}
+
+interface Running {
+  readonly port: number;
+  stop(): Promise<void>;
+}
+
+/** Starts `script` with tsx, its output in a file (the service logs a line per request), until it says `ready`. */
+async function startScript(script: string, env: NodeJS.ProcessEnv, ready: string, port: number): Promise<Running> {
+  const log = path.join(tmpdir(), `rrs-bench-http-${port}.log`);
+  const fd = openSync(log, 'w');
+  const tsx = path.join(root, 'node_modules', '.bin', 'tsx');
+  const child: ChildProcess = spawn(tsx, [script], { cwd: root, env, stdio: ['ignore', fd, fd], detached: true });
+  closeSync(fd);
+  const deadline = Date.now() + 60_000;
+  while (!readFileSync(log, 'utf8').includes(ready)) {
+    if (Date.now() > deadline || child.exitCode !== null)
+      throw new Error(`${script} did not start:\n${readFileSync(log, 'utf8')}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  return {
+    port,
+    stop: async () => {
+      if (child.pid && child.exitCode === null) process.kill(-child.pid, 'SIGTERM');
+      await exited;
+    },
+  };
+}
+
+type Request = { method: 'GET' | 'POST'; path: string; body?: string; headers?: Record<string, string> };
+
+interface Case {
+  readonly name: string;
+  service(n: number): Request;
+  ceiling(n: number): Request;
+}
+
+const form = { 'content-type': 'application/x-www-form-urlencoded' };
+const run = Date.now().toString(36);
+/** Numbers the requests of the whole run, so no two inserts repeat a (unique) name. */
+let n = 0;
+
+const cases: readonly Case[] = [
+  {
+    name: 'R2 single row by key',
+    service: (n) => ({ method: 'GET', path: `/res/Book/${(n % 200) + 1}` }),
+    ceiling: (n) => ({ method: 'GET', path: `/r2/${(n % 200) + 1}` }),
+  },
+  {
+    name: 'R1 100 flat rows',
+    service: () => ({ method: 'GET', path: '/res/Book?_limit=100' }),
+    ceiling: () => ({ method: 'GET', path: '/r1' }),
+  },
+  {
+    name: 'R1 hierarchical 100 rows',
+    service: () => ({ method: 'GET', path: '/res/BookReviews?_limit=100' }),
+    ceiling: () => ({ method: 'GET', path: '/r1h' }),
+  },
+  {
+    name: 'C1 insert one row',
+    service: (n) => ({ method: 'POST', path: '/res/Publisher', headers: form, body: `name=s-${run}-${n}` }),
+    ceiling: (n) => ({ method: 'POST', path: '/c1', headers: form, body: `name=c-${run}-${n}` }),
+  },
+];
+
+interface Figures {
+  readonly rps: number;
+  readonly p50: number;
+  readonly p99: number;
+}
+
+/** Bounded load: `connections` connections, one request in flight each, for `seconds`; non-2xx responses fail it. */
+async function load(port: number, request: (n: number) => Request, seconds: number, connections: number) {
+  const result = await autocannon({
+    url: `http://127.0.0.1:${port}`,
+    connections,
+    pipelining: 1,
+    duration: seconds,
+    requests: [{ setupRequest: (req) => ({ ...req, ...request(n++) }) }],
+  });
+  if (result.non2xx > 0 || result.errors > 0 || result.timeouts > 0)
+    throw new Error(`port ${port}: ${result.non2xx} non-2xx, ${result.errors} errors, ${result.timeouts} timeouts`);
+  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99 } satisfies Figures;
+}
+
+async function measure(port: number, request: (n: number) => Request, options: Options): Promise<Figures> {
+  if (options.warmup > 0) await load(port, request, options.warmup, options.connections);
+  return load(port, request, options.seconds, options.connections);
+}
+
+interface Row {
+  readonly name: string;
+  readonly db: string;
+  readonly service_rps: number;
+  readonly ceiling_rps: number;
+  readonly ratio: number;
+  readonly p50_ms: number;
+  readonly p99_ms: number;
+  readonly ceiling_p50_ms: number;
+  readonly ceiling_p99_ms: number;
+}
+
+async function benchDatabase(db: string, url: string, options: Options, print: (line: string) => void) {
+  const env = { ...process.env, DATABASE_URL: url, DATABASE_URL_BOOKSTORE: url, HOST: '127.0.0.1' };
+  const [top, ours] = [await freePort(), await freePort()];
+  const ceiling = await startScript('scripts/bench/ceiling-server.ts', { ...env, PORT: String(top) }, 'listening', top);
+  const service = await startScript('scripts/serve.ts', { ...env, PORT: String(ours) }, 'listening', ours);
+  const rows: Row[] = [];
+  try {
+    for (const c of cases) {
+      // the ceiling first, then the service, on the same data: each case's two runs are back to back
+      const top = await measure(ceiling.port, c.ceiling, options);
+      const ours = await measure(service.port, c.service, options);
+      const row = {
+        name: c.name,
+        db,
+        service_rps: Math.round(ours.rps),
+        ceiling_rps: Math.round(top.rps),
+        ratio: Number((ours.rps / top.rps).toFixed(3)),
+        p50_ms: ours.p50,
+        p99_ms: ours.p99,
+        ceiling_p50_ms: top.p50,
+        ceiling_p99_ms: top.p99,
+      };
+      rows.push(row);
+      print(
+        `${c.name.padEnd(26)} ${db.padEnd(8)} service ${String(row.service_rps).padStart(6)} req/s p50 ${ours.p50} ms p99 ${ours.p99} ms | ` +
+          `ceiling ${String(row.ceiling_rps).padStart(6)} req/s p50 ${top.p50} ms p99 ${top.p99} ms | ratio ${row.ratio.toFixed(2)}`,
+      );
+    }
+  } finally {
+    await service.stop();
+    await ceiling.stop();
+  }
+  return rows;
+}
+
+async function main(): Promise<void> {
+  const options = readOptions(process.argv.slice(2));
+  // with the JSON on stdout, the table goes to stderr
+  const print = (line: string) => (options.json === '-' ? console.error(line) : console.log(line));
+  print(
+    `bench:http: ${options.connections} connections, ${options.warmup} s warm-up, ${options.seconds} s measured per run; loopback`,
+  );
+  const rows: Row[] = [];
+  for (const { db, url } of options.databases) {
+    if (url) {
+      const own = benchUrl(url);
+      await seedUrl(own);
+      print(`${db}: the demo seeded into ${maskUrl(own)}`);
+      rows.push(...(await benchDatabase(db, own, options, print)));
+    } else {
+      const embedded = await startEmbeddedDatabase();
+      const own = embedded.env.DATABASE_URL as string;
+      try {
+        rows.push(...(await benchDatabase(db, own, options, print)));
+      } finally {
+        await embedded.stop();
+      }
+    }
+  }
+  const json = `${JSON.stringify({ cases: rows }, null, 2)}\n`;
+  if (options.json === '-') process.stdout.write(json);
+  else if (options.json) writeFileSync(options.json, json);
+}
+
+main().catch((error: unknown) => {
+  console.error(`bench:http failed: ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(1);
+});
