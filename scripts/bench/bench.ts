@@ -164,6 +164,7 @@ async function propagationFigure(read: (e: unknown) => Promise<{ statusCode: num
 }
 
 (async () => {
+  process.env.LOG_LEVEL ??= 'WARN'; // no request log line between the figures
   await bundleFigures();
   await latencyFigures();
 })().catch((error) => {
