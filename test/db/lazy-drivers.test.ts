@@ -9,36 +9,20 @@
  *   neither, requires only postgres for a postgres:// URL and only mysql2 for a mysql:// one; a single-engine
  *   bundle answers a URL of the other engine with a 500 database_unconfigured that names the variable.
  */
-import { createRequire } from 'node:module';
-import path from 'node:path';
-import { build, type Metafile } from 'esbuild';
+import type { Metafile } from 'esbuild';
 import { closedPort } from '../s3/s3-server';
+import { bundleHandler, loadBundle, reaching } from '../support/handler-bundle';
 import { testDefinitions } from '../support/service';
 
-const root = path.resolve(__dirname, '..', '..');
 const drivers = ['postgres', 'mysql2'];
 const isDriver = (id: string) => drivers.some((name) => id === name || id.startsWith(`${name}/`));
 
-async function bundle(
-  engine: 'postgres' | 'mysql' | undefined,
-  external: readonly string[] = [],
-): Promise<{ code: string; metafile: Metafile }> {
-  const result = await build({
-    absWorkingDir: root,
-    entryPoints: ['handlers/read.ts'],
-    bundle: true,
-    platform: 'node',
-    target: 'node22',
-    format: 'cjs',
-    minify: true,
+/** The read handler as serverless.yml bundles it, for one engine (RRS_BUNDLE_ENGINE) or both. */
+const bundle = (engine: 'postgres' | 'mysql' | undefined, external: readonly string[] = []) =>
+  bundleHandler('handlers/read.ts', {
     external: ['@aws-sdk/*', '@aws-lambda-powertools/tracer', ...external],
     define: engine ? { 'process.env.RRS_BUNDLE_ENGINE': JSON.stringify(engine) } : {},
-    write: false,
-    metafile: true,
-    logLevel: 'silent',
   });
-  return { code: result.outputFiles?.[0]?.text ?? '', metafile: result.metafile as Metafile };
-}
 
 /** The package of each node_modules input of the bundle (`mysql2`, `@aws-lambda-powertools/logger`). */
 function packagesOf(metafile: Metafile): string[] {
@@ -51,12 +35,6 @@ function packagesOf(metafile: Metafile): string[] {
   return [...new Set(names)].sort();
 }
 
-/** Every way into `module`, as `importer kind`. */
-const reaching = (metafile: Metafile, module: string) =>
-  Object.entries(metafile.inputs).flatMap(([name, input]) =>
-    input.imports.filter((i) => i.path === module).map((i) => `${name} ${i.kind}`),
-  );
-
 /** Every way into package `name` from outside it, as `importer kind`. */
 const enteringPackage = (metafile: Metafile, name: string) =>
   Object.entries(metafile.inputs)
@@ -64,31 +42,6 @@ const enteringPackage = (metafile: Metafile, name: string) =>
     .flatMap(([importer, input]) =>
       input.imports.filter((i) => i.path.startsWith(`node_modules/${name}/`)).map((i) => `${importer} ${i.kind}`),
     );
-
-interface LoadedBundle {
-  readonly handler: (event: unknown) => Promise<{ statusCode: number; body: string }>;
-  readonly required: string[];
-}
-
-/** Runs the bundle's top-level code as Node would run the file, with a require() that records each call. */
-function load(code: string): LoadedBundle {
-  const file = path.join(root, 'handlers', 'read.js');
-  const realRequire = createRequire(file);
-  const required: string[] = [];
-  const record = (id: string) => {
-    required.push(id);
-    return realRequire(id);
-  };
-  const module = { exports: {} as Record<string, unknown> };
-  new Function('exports', 'require', 'module', '__filename', '__dirname', code)(
-    module.exports,
-    record,
-    module,
-    file,
-    path.dirname(file),
-  );
-  return { handler: module.exports.handler as LoadedBundle['handler'], required };
-}
 
 const get = (rawPath: string) => ({
   version: '2.0',
@@ -146,7 +99,7 @@ describe('the read bundle requires a driver only for its own URLs', () => {
 
   /** Serves one request that reaches the database at DATABASE_URL; the drivers it required on the way. */
   async function driversRequiredBy(url: string): Promise<{ loaded: string[]; status: number; served: string[] }> {
-    const loaded = load(code);
+    const loaded = loadBundle(code);
     const atLoad = loaded.required.filter(isDriver);
     process.env.DATABASE_URL = url;
     const reply = await loaded.handler(get('/res/Item/1'));
@@ -197,7 +150,7 @@ describe('a single-engine bundle and a URL of the other engine: 500 database_unc
         '--param="engine=postgres" or engine=both',
     ],
   ])('engine=%s, DATABASE_URL=%s', async (engine, url, message) => {
-    const loaded = load((await bundle(engine, drivers)).code);
+    const loaded = loadBundle((await bundle(engine, drivers)).code);
     Object.assign(process.env, { DEFINITIONS_DIR: testDefinitions, DB_POOL_SIZE: '1', DATABASE_URL: url });
     const reply = await loaded.handler(get('/res/Item/1'));
     expect(reply.statusCode).toBe(500);

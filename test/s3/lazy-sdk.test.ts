@@ -11,11 +11,10 @@
  *   @aws-sdk/client-secrets-manager, DATABASE_IAM_AUTH=true only @aws-sdk/rds-signer.
  */
 import { readdirSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
-import { build, type Metafile } from 'esbuild';
 import { type MysqlIamEndpoint, startMysqlIamEndpoint } from '../support/credentials-mysql-iam';
 import { type FakeSecretsManager, fakeAwsEnv, startFakeSecretsManager } from '../support/fake-secrets-manager';
+import { bundleHandler, loadBundle, reaching } from '../support/handler-bundle';
 import { testDefinitions } from '../support/service';
 import { closedPort, noS3Env, s3Env, startS3, type TestS3 } from './s3-server';
 
@@ -32,48 +31,8 @@ const lazyModules: Readonly<Record<string, readonly string[]>> = {
   'lib/db/iam-token.ts': ['lib/db/database-credentials.ts require-call'],
 };
 
-async function bundle(entry: string): Promise<{ code: string; metafile: Metafile }> {
-  const result = await build({
-    absWorkingDir: root,
-    entryPoints: [entry],
-    bundle: true,
-    platform: 'node',
-    target: 'node20',
-    format: 'cjs',
-    minify: true,
-    external: ['@aws-sdk/*'],
-    write: false,
-    metafile: true,
-    logLevel: 'silent',
-  });
-  return { code: result.outputFiles[0]?.text ?? '', metafile: result.metafile };
-}
-
-interface LoadedBundle {
-  readonly handler: (event: unknown) => Promise<{ statusCode: number; body: string }>;
-  /** Every module name the bundle has required so far. */
-  readonly required: string[];
-}
-
-/** Runs the bundle's top-level code as Node would run the file, with a require() that records each call. */
-function load(code: string): LoadedBundle {
-  const file = path.join(root, 'handlers', 'read.js');
-  const realRequire = createRequire(file);
-  const required: string[] = [];
-  const record = (id: string) => {
-    required.push(id);
-    return realRequire(id);
-  };
-  const module = { exports: {} as Record<string, unknown> };
-  new Function('exports', 'require', 'module', '__filename', '__dirname', code)(
-    module.exports,
-    record,
-    module,
-    file,
-    path.dirname(file),
-  );
-  return { handler: module.exports.handler as LoadedBundle['handler'], required };
-}
+/** A handler as serverless.yml bundles it, the AWS SDK left external so that each require() of it is seen. */
+const bundle = (entry: string) => bundleHandler(entry, { external: ['@aws-sdk/*'] });
 
 const get = (rawPath: string) => ({
   version: '2.0',
@@ -109,10 +68,7 @@ describe('the AWS SDK is loaded only when definitions come from S3', () => {
         .map(([name]) => name);
       expect(importers.filter((name) => !Object.hasOwn(lazyModules, name))).toEqual([]);
       for (const lazy of importers) {
-        const reaching = Object.entries(metafile.inputs).flatMap(([name, input]) =>
-          input.imports.filter((i) => i.path === lazy).map((i) => `${name} ${i.kind}`),
-        );
-        expect(reaching).toEqual(lazyModules[lazy]);
+        expect(reaching(metafile, lazy)).toEqual(lazyModules[lazy]);
       }
     },
   );
@@ -120,7 +76,7 @@ describe('the AWS SDK is loaded only when definitions come from S3', () => {
   it('the read bundle starts and serves a folder without requiring @aws-sdk/client-s3', async () => {
     const { code } = await bundle('handlers/read.ts');
     expect(code).toContain('require("@aws-sdk/client-s3")');
-    const loaded = load(code);
+    const loaded = loadBundle(code);
     expect(loaded.required.filter((id) => sdk.test(id))).toEqual([]);
     process.env.DEFINITIONS_DIR = testDefinitions;
     const reply = await loaded.handler(get('/res/Nope'));
@@ -129,7 +85,7 @@ describe('the AWS SDK is loaded only when definitions come from S3', () => {
   });
 
   it('the read bundle requires @aws-sdk/client-s3 on the first request served from DEFINITIONS_S3', async () => {
-    const loaded = load((await bundle('handlers/read.ts')).code);
+    const loaded = loadBundle((await bundle('handlers/read.ts')).code);
     Object.assign(process.env, s3Env(s3, 's3://lazy/defs', 60));
     expect(loaded.required.filter((id) => sdk.test(id))).toEqual([]);
     const reply = await loaded.handler(get('/res/Nope'));
@@ -177,7 +133,7 @@ describe('the database login loads its AWS SDK package only when it is configure
 
   /** The read bundle serves one request that reaches the database; the SDK packages it required. */
   async function sdkRequiredBy(env: Record<string, string>): Promise<{ status: number; required: string[] }> {
-    const loaded = load(code);
+    const loaded = loadBundle(code);
     Object.assign(process.env, env);
     const reply = await loaded.handler(get('/res/Item/1'));
     return { status: reply.statusCode, required: loaded.required.filter((id) => sdk.test(id)) };
