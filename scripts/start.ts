@@ -6,7 +6,6 @@
  * It never prints a password.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { createServer } from 'node:net';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import postgres from 'postgres';
@@ -14,6 +13,7 @@ import { defaultJwksUrl } from '../lib/auth/authenticate';
 import { authConfig } from '../lib/config';
 import { maskUrl } from '../lib/db/mask-url';
 import { seedDemo } from './demo/seed';
+import { freePort } from './free-port';
 import { startPgliteServer } from './pglite-server';
 
 const ROOT = path.resolve(__dirname, '..');
@@ -62,19 +62,6 @@ export async function startEmbeddedDatabase(): Promise<LocalDatabase> {
     description: [`Database: the demo bookstore in PGlite (in memory) at ${url}`],
     stop,
   };
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() =>
-        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
-      );
-    });
-  });
 }
 
 function readPort(raw: string | undefined): number {
