@@ -3,18 +3,11 @@
  * process group on a free port, wait until it says it is ready, and stop the whole group afterwards.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import net from 'node:net';
 import path from 'node:path';
 
 export const root = path.resolve(__dirname, '..', '..');
 
-export async function freePort(): Promise<number> {
-  const probe = net.createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as net.AddressInfo;
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}
+export { freePort } from '../../scripts/free-port';
 
 /**
  * The test's environment without the variables that choose what the service serves and who may use it (so a developer's own
