@@ -62,6 +62,11 @@ export function withRequestRecord<T>(
   return storage.run({ record, ...hooks, open: 0, busySince: 0 }, serve);
 }
 
+/** Runs `work` outside any request: its database calls are not the current request's (background checks). */
+export function outsideRequest<T>(work: () => T): T {
+  return storage.exit(work);
+}
+
 /** Notes what the pipeline learnt about the current request. */
 export function noteRequest(facts: Partial<Pick<RequestRecord, 'resource' | 'resourceFound' | 'operation' | 'rows'>>) {
   const context = storage.getStore();

@@ -188,13 +188,23 @@ function loadDriver(url: string, variable: string): Promise<Connect> {
   );
 }
 
+/** The database part of the URL each client was opened with (the secret's dbname when a secret names it). */
+const databaseNames = new WeakMap<Database, string>();
+
+/** The database part of the URL `db` was opened with: on MySQL, the schema its unqualified tables live in. */
+export function databaseNameOf(db: Database): string {
+  return databaseNames.get(db) ?? '';
+}
+
 /** The login first (a secret is fetched on first use), then the driver's client. */
 async function connect(config: Config, choice: DatabaseChoice, database?: string): Promise<Database> {
   const { url, source } = await resolveLogin(config, choice.url, choice.variable, database);
   const connectDriver = await loadDriver(url, choice.variable);
   const { connectTimeoutMs, statementTimeoutMs, poolSize, idleTimeoutS } = config;
-  const db = connectDriver(url, { connectTimeoutMs, statementTimeoutMs, poolSize, idleTimeoutS }, source);
-  return source ? renewingDatabase(db, source) : db;
+  const driverDb = connectDriver(url, { connectTimeoutMs, statementTimeoutMs, poolSize, idleTimeoutS }, source);
+  const db = source ? renewingDatabase(driverDb, source) : driverDb;
+  databaseNames.set(db, databaseOf(url));
+  return db;
 }
 
 /** The cached client of a choice, connected on first use. */

@@ -2,8 +2,9 @@
  * Definitions from a folder: `a.b.Name` is `{dir}/a/b/Name.xml`. The version is the file's mtime and size,
  * so a changed file is noticed by revalidation without reading it. File system IO only.
  */
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { readdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { snapshotFileName } from './catalog-snapshot';
 import type { DefinitionSource, StoredDefinition } from './definition-source';
 import { locateDefinition, nameOfLocation, resourceNotFound } from './locate-definition';
 
@@ -42,6 +43,23 @@ export function fileSource(dir: string): DefinitionSource {
         .map((file) => nameOfLocation(path.join(root, file), root))
         .filter((name): name is string => name !== null)
         .sort();
+    },
+    async readSnapshot() {
+      const location = path.join(root, snapshotFileName);
+      try {
+        return { location, text: await readFile(location, 'utf8') };
+      } catch (error) {
+        if (gone.has((error as NodeJS.ErrnoException).code ?? '')) return null;
+        throw error;
+      }
+    },
+    async writeSnapshot(text) {
+      const location = path.join(root, snapshotFileName);
+      // a container starting meanwhile reads the old snapshot or the new one, never half of one
+      const partial = `${location}.${process.pid}.partial`;
+      await writeFile(partial, text);
+      await rename(partial, location);
+      return location;
     },
   };
 }

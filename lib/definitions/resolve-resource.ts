@@ -2,19 +2,22 @@
  * Resolves a resource name to its SqlResource: read the definition from its source (a folder or S3), parse,
  * describe against the database, build. Cached per container and revalidated against the source at most
  * every DEFINITIONS_TTL_S seconds, so a changed definition reaches every warm container within that time; a
- * failed load is not cached, so a database that comes back is picked up by the next request.
+ * failed load is not cached, so a database that comes back is picked up by the next request. A catalog snapshot
+ * beside the definitions (snapshot-store.ts) spares a cold container the catalog queries; a resource built from
+ * one that its check finds stale is loaded again from the catalog.
  */
 import type { Config } from '../config';
-import type { Database } from '../db/database';
+import type { Database, QueryCatalog } from '../db/database';
 import { explainMissingDatabase, selectDatabases } from '../db/select-database';
 import { DatabaseError, DefinitionError, DefinitionsUnreachableError } from '../errors';
-import type { SqlResource } from '../resource';
+import type { ClaimQuery, SqlResource } from '../resource';
 import { buildResource } from './build-resource';
 import type { DefinitionSource, StoredDefinition } from './definition-source';
 import { fileSource } from './file-source';
 import { resourceNotFound } from './locate-definition';
 import { parseClaims, probeQuery } from './parse-claims';
-import { parseDefinition } from './parse-definition';
+import { type Definition, parseDefinition } from './parse-definition';
+import { catalogFromSnapshot, forgetSnapshots, readCatalogFor, type SnapshotCheck } from './snapshot-store';
 
 export interface ResolvedResource {
   readonly resource: SqlResource;
@@ -23,11 +26,19 @@ export interface ResolvedResource {
   /** Where reads go: DATABASE_READ_URL[_X] when set (an Aurora reader, a replica), else the writer itself. */
   readonly readDb: Database;
   readonly stored: StoredDefinition;
+  /** What the catalog says about the definition (read now, or from the snapshot). */
+  readonly catalog: QueryCatalog;
+  /** The definition's `<database default="X">`, "" when it names none. */
+  readonly database: string;
+  /** Set when the catalog came from the snapshot: the check that vouches for it. */
+  readonly snapshotCheck?: SnapshotCheck;
 }
 
 interface Entry {
   promise: Promise<ResolvedResource>;
   checkedAt: number;
+  /** The snapshot check of the resolved resource, once resolved from the snapshot. */
+  snapshotCheck?: SnapshotCheck;
 }
 
 const cache = new Map<string, Entry>();
@@ -54,8 +65,8 @@ export function resolveResource(config: Config, name: string, now = Date.now()):
   const source = definitionSource(config);
   const key = `${source.root}\u0000${name}`;
   let entry = cache.get(key);
-  if (!entry) {
-    entry = { promise: source.read(name).then((stored) => load(config, stored)), checkedAt: now };
+  if (!entry || entry.snapshotCheck?.stale) {
+    entry = { promise: source.read(name).then((stored) => load(config, source, stored)), checkedAt: now };
   } else if (now - entry.checkedAt >= config.definitionsTtlS * 1000) {
     entry = { promise: entry.promise.then((known) => revalidate(config, source, known)), checkedAt: now };
   } else {
@@ -63,9 +74,14 @@ export function resolveResource(config: Config, name: string, now = Date.now()):
   }
   const current = entry;
   cache.set(key, current);
-  current.promise.catch(() => {
-    if (cache.get(key) === current) cache.delete(key);
-  });
+  current.promise.then(
+    (resolved) => {
+      current.snapshotCheck = resolved.snapshotCheck;
+    },
+    () => {
+      if (cache.get(key) === current) cache.delete(key);
+    },
+  );
   return current.promise;
 }
 
@@ -82,25 +98,58 @@ async function revalidate(
   });
   if (latest === 'unchanged') return known;
   if (latest === null) throw resourceNotFound(known.stored.name, known.stored.location);
-  return load(config, latest);
+  return load(config, source, latest);
 }
 
-/** Drops one resource (or all) from the cache; /conf/reload and tests use it. */
+/** Drops one resource (or all, and what was read of the catalog snapshot) from the cache; tests use it. */
 export function forgetResource(name?: string): void {
   if (name === undefined) {
     cache.clear();
     sources.clear();
+    forgetSnapshots();
     return;
   }
   for (const key of cache.keys()) if (key.endsWith(`\u0000${name}`)) cache.delete(key);
 }
 
-async function load(config: Config, stored: StoredDefinition): Promise<ResolvedResource> {
+/**
+ * Drops one resource (or all) and loads it again from its definition and the database catalog itself, never from
+ * the catalog snapshot: /conf/reload (after a schema change, say) and `npm run validate`.
+ */
+export function reloadResource(config: Config, name?: string): void {
+  forgetResource(name);
+  readCatalogFor(definitionSource(config).root, name);
+}
+
+async function load(config: Config, source: DefinitionSource, stored: StoredDefinition): Promise<ResolvedResource> {
   const definition = parseDefinition(stored.location, stored.xml);
   const { db, readDb } = await selectDatabases(config, definition.database);
   const claimQuery = parseClaims(stored.location, definition.query, db.dialect);
-  // the catalog is read like any other row: from the reader when there is one
-  const catalog = await readDb
+  const database = definition.database ?? '';
+  const fromSnapshot = await catalogFromSnapshot(source, stored, database, readDb);
+  const catalog = fromSnapshot?.catalog ?? (await describe(config, stored, definition, claimQuery, db, readDb));
+  const resource = buildResource(stored.name, definition, catalog, db.dialect);
+  return {
+    resource: claimQuery ? { ...resource, claimQuery } : resource,
+    db,
+    readDb,
+    stored,
+    catalog,
+    database,
+    ...(fromSnapshot ? { snapshotCheck: fromSnapshot.check } : {}),
+  };
+}
+
+/** What the catalog says about the definition, read like any other row: from the reader when there is one. */
+function describe(
+  config: Config,
+  stored: StoredDefinition,
+  definition: Definition,
+  claimQuery: ClaimQuery | undefined,
+  db: Database,
+  readDb: Database,
+): Promise<QueryCatalog> {
+  return readDb
     .describe(
       claimQuery ? probeQuery(claimQuery) : definition.query,
       definition.tables.map((t) => t.name),
@@ -120,6 +169,4 @@ async function load(config: Config, stored: StoredDefinition): Promise<ResolvedR
       }
       throw error;
     });
-  const resource = buildResource(stored.name, definition, catalog, db.dialect);
-  return { resource: claimQuery ? { ...resource, claimQuery } : resource, db, readDb, stored };
 }

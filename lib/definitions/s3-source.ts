@@ -5,9 +5,10 @@
  * resolve-resource.ts requires it only when DEFINITIONS_S3 is set, which keeps the AWS SDK out of the start-up
  * path of folder-based deployments.
  */
-import { GetObjectCommand, ListObjectsV2Command, type S3Client } from '@aws-sdk/client-s3';
+import { GetObjectCommand, ListObjectsV2Command, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { DefinitionError, DefinitionsUnreachableError } from '../errors';
 import { createS3Client } from '../s3-client';
+import { snapshotFileName } from './catalog-snapshot';
 import type { DefinitionSource, StoredDefinition } from './definition-source';
 import { locateDefinition, nameOfLocation, resourceNotFound } from './locate-definition';
 
@@ -58,6 +59,29 @@ export function s3Source(uri: string, region: string, endpoint?: string): Defini
       }
     },
     list: () => listNames(client, { bucket, prefix, root }),
+    async readSnapshot() {
+      const location = `${root}/${snapshotFileName}`;
+      try {
+        const object = await client.send(new GetObjectCommand({ Bucket: bucket, Key: keyOf(location) }));
+        return { location, text: (await object.Body?.transformToString('utf8')) ?? '' };
+      } catch (error) {
+        if (isMissing(error)) return null;
+        throw s3Failure(location, error);
+      }
+    },
+    async writeSnapshot(text) {
+      const location = `${root}/${snapshotFileName}`;
+      const put = new PutObjectCommand({
+        Bucket: bucket,
+        Key: keyOf(location),
+        Body: text,
+        ContentType: 'application/json',
+      });
+      await client.send(put).catch((error: unknown) => {
+        throw s3Failure(location, error);
+      });
+      return location;
+    },
   };
 }
 

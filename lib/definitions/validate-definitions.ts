@@ -9,7 +9,7 @@ import type { Config } from '../config';
 import { ServiceError } from '../errors';
 import type { ResourceTable, SqlResource } from '../resource';
 import { keyLabels, tableWithRole } from '../resource-levels';
-import { definitionSource, forgetResource, resolveResource } from './resolve-resource';
+import { definitionSource, reloadResource, resolveResource } from './resolve-resource';
 
 export interface ValidationResult {
   readonly name: string;
@@ -59,7 +59,7 @@ function notes(resource: SqlResource): string[] {
 }
 
 export async function validateDefinition(config: Config, name: string): Promise<ValidationResult> {
-  forgetResource(name);
+  reloadResource(config, name);
   try {
     const { resource } = await resolveResource(config, name);
     const summary = [`${resource.kind}, ${resource.fields.length} fields`, ...notes(resource)].join('; ');

@@ -8,7 +8,7 @@ import { authorize, requireRole } from '../auth/authorize';
 import type { Caller } from '../auth/caller';
 import { forgetPrivileges, privilegesOf } from '../auth/privileges-store';
 import { config } from '../config';
-import { definitionSource, forgetResource, resolveResource } from '../definitions/resolve-resource';
+import { definitionSource, reloadResource, resolveResource } from '../definitions/resolve-resource';
 import { MethodNotAllowedError, NotFoundError } from '../errors';
 import { parseQuery } from '../request/parse-query';
 import { documentationHtml, documentationOf, documentationXml } from '../serial/serialize-documentation';
@@ -40,7 +40,7 @@ export async function serveConf(request: HttpRequest, caller: Caller): Promise<H
       return toResult(200, 'application/xml', stored.xml, { 'Cache-Control': 'no-cache' });
     }
     case 'reload': {
-      forgetResource(name);
+      reloadResource(settings, name);
       forgetPrivileges();
       await resolveResource(settings, name);
       return toResult(200, 'text/plain; charset=utf-8', `Reload of ${name} succeeded`, { 'Cache-Control': 'no-store' });

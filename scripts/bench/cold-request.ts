@@ -1,0 +1,39 @@
+/**
+ * One cold container's first request, for `npm run bench`: a fresh process loads the read handler, serves
+ * GET /res/Book/1 once against DATABASE_URL and DEFINITIONS_DIR, and prints one JSON line: the handler's time
+ * and the statements the request ran (from its log line, so LOG_LEVEL must be INFO).
+ */
+import { handler } from '../../handlers/read';
+import { closeDatabases } from '../../lib/db/select-database';
+
+(async () => {
+  let logged = '';
+  const write = process.stdout.write.bind(process.stdout);
+  process.stdout.write = ((chunk: string | Uint8Array) => {
+    logged += chunk.toString();
+    return true;
+  }) as typeof process.stdout.write;
+  const started = process.hrtime.bigint();
+  const reply = await handler({
+    version: '2.0',
+    rawPath: '/res/Book/1',
+    rawQueryString: '',
+    headers: {},
+    isBase64Encoded: false,
+    requestContext: { http: { method: 'GET' } },
+  } as never);
+  const ms = Number(process.hrtime.bigint() - started) / 1e6;
+  process.stdout.write = write;
+  const line = logged
+    .split('\n')
+    .filter((l) => l.startsWith('{'))
+    .map((l) => JSON.parse(l) as Record<string, unknown>)
+    .find((l) => l.message === 'request');
+  // let the snapshot's check (started beside the request) finish before the pools close
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  await closeDatabases();
+  console.log(JSON.stringify({ status: reply.statusCode, ms, statements: line?.db_calls }));
+})().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
