@@ -6,7 +6,11 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { config } from '../../lib/config';
+import { resolveResource } from '../../lib/definitions/resolve-resource';
 import { s3Source } from '../../lib/definitions/s3-source';
+import { validateDefinitions } from '../../lib/definitions/validate-definitions';
+import { writeCatalogSnapshot } from '../../lib/definitions/write-snapshot';
 import { targets } from '../support/databases';
 import { useFixture } from '../support/fixture';
 import { invoke, testDefinitions, useService } from '../support/service';
@@ -47,6 +51,24 @@ describe('definitions from S3', () => {
     const nested = await invoke({ method: 'GET', path: '/res/shop.Widget/1', query: '_output=json' });
     expect(nested.status).toBe(200);
     expect(nested.body).toContain('sprocket');
+  });
+
+  it('keeps the catalog snapshot under the prefix: written there, and read from there by a cold container', async () => {
+    await serve(3600);
+    const loaded = (await validateDefinitions(config())).filter((r) => r.status !== 'failed').map((r) => r.name);
+    const written = await writeCatalogSnapshot(config(), loaded);
+    expect(written.location).toBe(`${uri}/catalog-snapshot.json`);
+    try {
+      const stored = await s3Source(uri, 'us-east-1', s3.endpoint).readSnapshot();
+      expect(JSON.parse(stored?.text ?? '{}').resources.Pair).toBeDefined();
+      await serve(3600); // a cold container
+      expect(await fields()).toEqual(['code', 'num', 'label']);
+      const { snapshotCheck } = await resolveResource(config(), 'Pair');
+      expect(await snapshotCheck?.settled).toBe(true);
+    } finally {
+      await s3.remove(bucket, 'team/v1/catalog-snapshot.json');
+    }
+    expect(await s3Source(uri, 'us-east-1', s3.endpoint).readSnapshot()).toBeNull();
   });
 
   it('/conf/definition returns the object exactly as stored', async () => {
