@@ -9,8 +9,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import mysql from 'mysql2/promise';
-import postgres from 'postgres';
+import { createScratchDatabase, type ScratchDatabase } from '../scratch-database';
 
 const sizes = [10, 1_000, 10_000];
 
@@ -38,50 +37,6 @@ function schema(pg: boolean): string[] {
   ];
 }
 
-interface Server {
-  readonly url: string;
-  exec(sql: string): Promise<void>;
-  drop(): Promise<void>;
-}
-
-const unique = () => `rrs_bulk_${process.pid}_${Math.floor(Math.random() * 1e6)}`;
-
-async function createPostgres(adminUrl: string): Promise<Server> {
-  const name = unique();
-  const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
-  await admin.unsafe(`CREATE DATABASE ${name}`);
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  const sql = postgres(url.toString(), { max: 1, onnotice: () => {} });
-  return {
-    url: url.toString(),
-    exec: async (text) => void (await sql.unsafe(text)),
-    drop: async () => {
-      await sql.end();
-      await admin.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await admin.end();
-    },
-  };
-}
-
-async function createMysql(adminUrl: string): Promise<Server> {
-  const name = unique();
-  const admin = await mysql.createConnection({ uri: adminUrl });
-  await admin.query(`CREATE DATABASE ${name} CHARACTER SET utf8mb4`);
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  const conn = await mysql.createConnection({ uri: url.toString() });
-  return {
-    url: url.toString(),
-    exec: async (text) => void (await conn.query(text)),
-    drop: async () => {
-      await conn.end();
-      await admin.query(`DROP DATABASE IF EXISTS ${name}`);
-      await admin.end();
-    },
-  };
-}
-
 type Handler = (event: unknown) => Promise<{ statusCode: number; body?: string }>;
 
 function event(method: string, body: string) {
@@ -107,7 +62,7 @@ async function timed(label: string, rows: number, handler: Handler, method: stri
   return reply.body ?? '';
 }
 
-async function benchServer(name: string, server: Server, dir: string): Promise<void> {
+async function benchServer(name: string, server: ScratchDatabase, dir: string): Promise<void> {
   const { resetConfig } = await import('../../lib/config');
   const { closeDatabases } = await import('../../lib/db/select-database');
   const { forgetResource } = await import('../../lib/definitions/resolve-resource');
@@ -141,17 +96,17 @@ async function main(): Promise<void> {
   const mysqlUrl = process.argv[3] || process.env.TEST_MYSQL_URL;
   const dir = mkdtempSync(path.join(tmpdir(), 'rrs-bulk-'));
   writeFileSync(path.join(dir, 'BenchItem.xml'), definition);
-  const targets: [string, string | undefined, (url: string) => Promise<Server>, boolean][] = [
-    ['postgres', pgUrl, createPostgres, true],
-    ['mysql', mysqlUrl, createMysql, false],
+  const targets: [string, string | undefined, boolean][] = [
+    ['postgres', pgUrl, true],
+    ['mysql', mysqlUrl, false],
   ];
   try {
-    for (const [name, url, create, pg] of targets) {
+    for (const [name, url, pg] of targets) {
       if (!url) {
         console.log(`${name}: left out (no URL)`);
         continue;
       }
-      const server = await create(url);
+      const server = await createScratchDatabase(url, 'rrs_bulk');
       try {
         for (const statement of schema(pg)) await server.exec(statement);
         await benchServer(name, server, dir);

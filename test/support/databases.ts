@@ -5,9 +5,8 @@
  * of its own, created and dropped here, so test files never disturb each other.
  */
 import { PGlite } from '@electric-sql/pglite';
-import mysql from 'mysql2/promise';
-import postgres from 'postgres';
 import { startPgliteServer } from '../../scripts/pglite-server';
+import { createScratchDatabase } from '../../scripts/scratch-database';
 import { markPerServer, missingServers, noteLeftOut, serverUrl, type TestServer, testServers } from './left-out';
 import type { TestDialect } from './schema';
 
@@ -25,8 +24,6 @@ export interface Target {
   create(): Promise<TestDatabase>;
 }
 
-const unique = () => `rrs_t_${process.pid}_${Math.floor(Math.random() * 1e9)}`;
-
 async function createPglite(): Promise<TestDatabase> {
   const db = await PGlite.create();
   const server = await startPgliteServer(db);
@@ -42,50 +39,11 @@ async function createPglite(): Promise<TestDatabase> {
 }
 
 async function createPostgres(adminUrl: string): Promise<TestDatabase> {
-  const name = unique();
-  const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
-  await admin.unsafe(`CREATE DATABASE ${name}`);
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  const sql = postgres(url.toString(), { max: 1, onnotice: () => {} });
-  return {
-    url: url.toString(),
-    dialect: 'postgres',
-    exec: async (text) => [...(await sql.unsafe(text))] as Record<string, unknown>[],
-    drop: async () => {
-      await sql.end();
-      await admin.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await admin.end();
-    },
-  };
+  return { ...(await createScratchDatabase(adminUrl, 'rrs_t')), dialect: 'postgres' };
 }
 
 async function createMariadb(adminUrl: string): Promise<TestDatabase> {
-  const name = unique();
-  const admin = await mysql.createConnection({ uri: adminUrl });
-  await admin.query(`CREATE DATABASE ${name} CHARACTER SET utf8mb4`);
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  const conn = await mysql.createConnection({
-    uri: url.toString(),
-    multipleStatements: false,
-    dateStrings: true,
-    supportBigNumbers: true,
-    bigNumberStrings: true,
-  });
-  return {
-    url: url.toString(),
-    dialect: 'mysql',
-    exec: async (text) => {
-      const [rows] = await conn.query(text);
-      return Array.isArray(rows) ? (rows as Record<string, unknown>[]) : [];
-    },
-    drop: async () => {
-      await conn.end();
-      await admin.query(`DROP DATABASE IF EXISTS ${name}`);
-      await admin.end();
-    },
-  };
+  return { ...(await createScratchDatabase(adminUrl, 'rrs_t')), dialect: 'mysql' };
 }
 
 const servers: Record<TestServer['name'], (url: string) => Target> = {
