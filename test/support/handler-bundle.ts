@@ -49,12 +49,15 @@ export interface LoadedBundle {
 }
 
 /** Runs the bundle's top-level code as Node would run handlers/read.js, with a require() that records each call. */
-export function loadBundle(code: string): LoadedBundle {
+export function loadBundle(code: string, missing: readonly string[] = []): LoadedBundle {
   const file = path.join(root, 'handlers', 'read.js');
   const realRequire = createRequire(file);
   const required: string[] = [];
   const record = (id: string) => {
     required.push(id);
+    // a module left out of the package, as the Lambda runtime would not find it
+    if (missing.includes(id))
+      throw Object.assign(new Error(`Cannot find module '${id}'`), { code: 'MODULE_NOT_FOUND' });
     return realRequire(id);
   };
   const module = { exports: {} as Record<string, unknown> };
