@@ -3,13 +3,17 @@
  * - the read handler's bundle (built as serverless.yml builds it): size, and the time a fresh Node process takes
  *   to load it (the cold-start share that is ours);
  * - latency of R1, R2, C1 and U3 through the real handler, in process, against the embedded demo database (or
- *   DATABASE_URL when set, which must hold the demo: `npm run demo:seed -- <url>`);
- * - how long a changed definition takes to reach a warm container (DEFINITIONS_TTL_S=2, a folder source).
+ *   DATABASE_URL when set, which must hold the demo: `npm run demo:seed -- <url>`), with the share of it spent
+ *   in the database and the statements each ran (from the request log lines, at LOG_LEVEL=INFO as on Lambda);
+ * - how long a changed definition takes to reach a warm container (DEFINITIONS_TTL_S=2, a folder source);
+ * - a cold container's first request (a fresh process each), with and without a catalog snapshot: its time and
+ *   the statements it ran.
  */
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { PGlite } from '@electric-sql/pglite';
 import { build } from 'esbuild';
 import { seedDemo } from '../demo/seed';
@@ -18,25 +22,37 @@ import { startPgliteServer } from '../pglite-server';
 const root = path.resolve(__dirname, '..', '..');
 
 async function bundleFigures(): Promise<void> {
-  const out = path.join(mkdtempSync(path.join(tmpdir(), 'rrs-bench-')), 'read.js');
-  await build({
-    entryPoints: [path.join(root, 'handlers', 'read.ts')],
-    bundle: true,
-    minify: true,
-    platform: 'node',
-    target: 'node22',
-    outfile: out,
-    // as a deployment without IAM authentication or tracing: scripts/deploy/bundle-exclude.js
-    external: ['@aws-sdk/*', '@aws-lambda-powertools/tracer'],
-    logLevel: 'error',
-  });
-  const loads = Array.from({ length: 7 }, () => {
-    const script = `const t=process.hrtime.bigint();require(${JSON.stringify(out)});console.log(Number(process.hrtime.bigint()-t)/1e6)`;
-    return Number(execFileSync(process.execPath, ['-e', script]).toString());
-  }).sort((a, b) => a - b);
-  console.log(
-    `read bundle: ${(statSync(out).size / 1024).toFixed(0)} KiB minified; module load median ${loads[3]?.toFixed(1)} ms (min ${loads[0]?.toFixed(1)}, max ${loads[6]?.toFixed(1)}) over 7 fresh processes`,
-  );
+  const dir = mkdtempSync(path.join(tmpdir(), 'rrs-bench-'));
+  // as `serverless package` builds it, without IAM authentication or tracing (scripts/deploy/bundle-exclude.js):
+  // both drivers (the default) or one engine (bundle-define.js), with sign-in or with auth=none (jose left out)
+  const builds = [
+    { name: 'engine=both', engine: undefined, external: [] },
+    { name: 'engine=postgres', engine: 'postgres', external: [] },
+    { name: 'engine=postgres auth=none', engine: 'postgres', external: ['jose'] },
+    { name: 'engine=mysql', engine: 'mysql', external: [] },
+  ];
+  for (const [i, { name, engine, external }] of builds.entries()) {
+    const out = path.join(dir, `read-${i}.js`);
+    await build({
+      entryPoints: [path.join(root, 'handlers', 'read.ts')],
+      bundle: true,
+      minify: true,
+      platform: 'node',
+      target: 'node22',
+      outfile: out,
+      external: ['@aws-sdk/*', '@aws-lambda-powertools/tracer', ...external],
+      define: engine ? { 'process.env.RRS_BUNDLE_ENGINE': JSON.stringify(engine) } : {},
+      logLevel: 'error',
+    });
+    const runs = 9;
+    const loads = Array.from({ length: runs }, () => {
+      const script = `const t=process.hrtime.bigint();require(${JSON.stringify(out)});console.log(Number(process.hrtime.bigint()-t)/1e6)`;
+      return Number(execFileSync(process.execPath, ['-e', script]).toString());
+    }).sort((a, b) => a - b);
+    console.log(
+      `read bundle, ${name}: ${(statSync(out).size / 1024).toFixed(0)} KiB minified; module load median ${loads[(runs - 1) / 2]?.toFixed(1)} ms (min ${loads[0]?.toFixed(1)}, max ${loads[runs - 1]?.toFixed(1)}) over ${runs} fresh processes`,
+    );
+  }
 }
 
 type Call = { method: string; path: string; query?: string; body?: string; headers?: Record<string, string> };
@@ -53,6 +69,31 @@ function event(call: Call) {
   };
 }
 
+/**
+ * Runs `work` with what it writes to stdout kept, not shown: the service's request log lines (LOG_LEVEL=INFO, as
+ * on Lambda), which hold the time each request spent in the database and its statements.
+ */
+async function withLogLines<T>(work: () => Promise<T>): Promise<{ result: T; lines: Record<string, unknown>[] }> {
+  let written = '';
+  const write = process.stdout.write;
+  process.stdout.write = ((chunk: string | Uint8Array) => {
+    written += chunk.toString();
+    return true;
+  }) as typeof process.stdout.write;
+  try {
+    const result = await work();
+    const lines = written
+      .split('\n')
+      .filter((line) => line.startsWith('{"level"'))
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    return { result, lines };
+  } finally {
+    process.stdout.write = write;
+  }
+}
+
+const median = (values: readonly number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+
 async function measure(
   name: string,
   runs: number,
@@ -60,15 +101,28 @@ async function measure(
   handler: (e: unknown) => Promise<{ statusCode: number }>,
 ): Promise<void> {
   const times: number[] = [];
+  const database: number[] = [];
+  const statements = new Set<unknown>();
+  // warm: a request before the measured ones loads the resource (a single run measures that first request)
+  if (runs > 1) await withLogLines(() => handler(event(call(runs))));
   for (let i = 0; i < runs; i++) {
     const started = process.hrtime.bigint();
-    const result = await handler(event(call(i)));
+    const { result, lines } = await withLogLines(() => handler(event(call(i))));
     times.push(Number(process.hrtime.bigint() - started) / 1e6);
     if (result.statusCode !== 200) throw new Error(`${name} answered ${result.statusCode}`);
+    const line = lines.find((l) => l.message === 'request');
+    if (line) {
+      database.push(Number(line.db_ms));
+      statements.add(line.db_calls);
+    }
   }
   times.sort((a, b) => a - b);
   const at = (q: number) => times[Math.min(times.length - 1, Math.floor(q * times.length))]?.toFixed(2);
-  console.log(`${name.padEnd(44)} n=${runs}  p50 ${at(0.5)} ms  p95 ${at(0.95)} ms  max ${at(1)} ms`);
+  const db =
+    database.length > 0
+      ? `  database p50 ${median(database)?.toFixed(2)} ms, ${[...statements].join('/')} statements`
+      : '';
+  console.log(`${name.padEnd(44)} n=${runs}  p50 ${at(0.5)} ms  p95 ${at(0.95)} ms  max ${at(1)} ms${db}`);
 }
 
 async function latencyFigures(): Promise<void> {
@@ -128,7 +182,49 @@ async function latencyFigures(): Promise<void> {
   );
   await propagationFigure(read as never);
   await closeDatabases();
+  await coldStartFigures();
   await stop();
+}
+
+/**
+ * A cold container's first R2, each in a fresh process (scripts/bench/cold-request.ts): without a catalog
+ * snapshot it reads the catalog first; with one (written as `npm run validate -- --snapshot` writes it) it runs its
+ * own statement only, and the snapshot's check beside it.
+ */
+async function coldStartFigures(runs = 7): Promise<void> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'rrs-bench-snapshot-'));
+  cpSync(path.join(root, 'definitions'), dir, { recursive: true });
+  const { resetConfig, config } = await import('../../lib/config');
+  const { forgetResource } = await import('../../lib/definitions/resolve-resource');
+  const { validateDefinitions } = await import('../../lib/definitions/validate-definitions');
+  const { writeCatalogSnapshot } = await import('../../lib/definitions/write-snapshot');
+  const { closeDatabases } = await import('../../lib/db/select-database');
+  Object.assign(process.env, { DEFINITIONS_DIR: dir });
+  resetConfig();
+  forgetResource();
+  const tsx = path.join(root, 'node_modules', '.bin', 'tsx');
+  // asynchronously: the embedded database answers from this process's event loop
+  const cold = async () => {
+    const env = { ...process.env, LOG_LEVEL: 'INFO', DEFINITIONS_DIR: dir, POWERTOOLS_METRICS_DISABLED: 'true' };
+    const { stdout } = await promisify(execFile)(tsx, [path.join(__dirname, 'cold-request.ts')], { env, cwd: root });
+    return JSON.parse(stdout.trim().split('\n').pop() as string) as { status: number; ms: number; statements: number };
+  };
+  const figure = async (label: string) => {
+    const results = [];
+    for (let i = 0; i < runs; i++) results.push(await cold());
+    if (results.some((r) => r.status !== 200)) throw new Error(`${label}: ${JSON.stringify(results)}`);
+    const ms = results.map((r) => r.ms).sort((a, b) => a - b);
+    const statements = [...new Set(results.map((r) => r.statements))].join('/');
+    console.log(
+      `${label.padEnd(44)} n=${runs}  p50 ${ms[Math.floor(runs / 2)]?.toFixed(2)} ms  min ${ms[0]?.toFixed(2)} ms  ${statements} statements`,
+    );
+  };
+  await figure('cold first R2, no catalog snapshot');
+  const loaded = (await validateDefinitions(config())).filter((r) => r.status !== 'failed').map((r) => r.name);
+  await writeCatalogSnapshot(config(), loaded);
+  await closeDatabases();
+  await figure('cold first R2, catalog snapshot (+1 check)');
+  rmSync(dir, { recursive: true, force: true });
 }
 
 /**
@@ -148,12 +244,12 @@ async function propagationFigure(read: (e: unknown) => Promise<{ statusCode: num
       JSON.parse((await read(event({ method: 'GET', path: '/res/Publisher/1', query: '_output=json' }))).body)
         .publishers[0],
     );
-  await fields();
+  await withLogLines(fields);
   const file = path.join(dir, 'Publisher.xml');
   const changedAt = Date.now();
   writeFileSync(file, readFileSync(file, 'utf8').replace(', founded', ''));
   let polls = 0;
-  while ((await fields()).includes('founded')) {
+  while ((await withLogLines(fields)).result.includes('founded')) {
     polls += 1;
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
@@ -164,7 +260,8 @@ async function propagationFigure(read: (e: unknown) => Promise<{ statusCode: num
 }
 
 (async () => {
-  process.env.LOG_LEVEL ??= 'WARN'; // no request log line between the figures
+  // as on Lambda: a log line per request (kept from the output; its database time and statements are figures)
+  process.env.LOG_LEVEL ??= 'INFO';
   await bundleFigures();
   await latencyFigures();
 })().catch((error) => {
