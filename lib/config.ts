@@ -26,6 +26,12 @@ export interface Config {
   readonly poolSize: number;
   /** How long an unused pooled connection stays open, in seconds. */
   readonly idleTimeoutS: number;
+  /**
+   * DB_PREPARE: PostgreSQL statements are prepared once per connection (named), for a process that talks to the
+   * database directly (`npm run serve` sets it by default). Unset (Lambda): unnamed statements, which never pin an
+   * RDS Proxy connection.
+   */
+  readonly dbPrepare?: boolean;
   readonly maxBodyBytes: number;
   readonly maxResultBytes: number;
   /** Sign-in: the token issuer (`iss`); none means the service runs open, without sign-in or privileges. */
@@ -97,6 +103,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     statementTimeoutMs: positiveInt(env, 'DB_STATEMENT_TIMEOUT_MS', 20000),
     poolSize: positiveInt(env, 'DB_POOL_SIZE', onLambda ? 1 : 5),
     idleTimeoutS: positiveInt(env, 'DB_IDLE_TIMEOUT_S', 300),
+    dbPrepare: env.DB_PREPARE ? flag(env, 'DB_PREPARE') : undefined,
     maxBodyBytes: positiveInt(env, 'MAX_BODY_BYTES', 5 * 1024 * 1024),
     maxResultBytes: positiveInt(env, 'MAX_RESULT_BYTES', 5 * 1024 * 1024),
     ...authConfig(env),

@@ -3,8 +3,10 @@
  * long-running node:http server (lib/server) on PORT (default 3000) and HOST (default 0.0.0.0), configured by the
  * same variables (DATABASE_URL, DATABASE_URL_<NAME>, DEFINITIONS_DIR, AUTH_*, MAX_BODY_BYTES, DB_POOL_SIZE...).
  * One process serves many requests at once, so its pools hold DB_POOL_SIZE connections per database (5 by
- * default outside Lambda). SIGTERM or SIGINT stops it gracefully: no new connections, the requests in flight
- * finish (at most SHUTDOWN_GRACE_MS, default 25 s), the database pools close, and it exits 0. Starts no database.
+ * default outside Lambda). It talks to the database directly, so it prepares PostgreSQL statements (DB_PREPARE,
+ * default true here; set it to false behind RDS Proxy, where they pin connections). SIGTERM or SIGINT stops it
+ * gracefully: no new connections, the requests in flight finish (at most SHUTDOWN_GRACE_MS, default 25 s), the
+ * database pools close, and it exits 0. Starts no database.
  */
 import { config } from '../lib/config';
 import { closeDatabases } from '../lib/db/select-database';
@@ -27,6 +29,8 @@ async function main(): Promise<void> {
   const port = readPort(process.env.PORT);
   const host = process.env.HOST || '0.0.0.0';
   const grace = readGrace(process.env.SHUTDOWN_GRACE_MS);
+  // before the configuration is read: the server mode's own default (lib/config leaves it unset on Lambda)
+  process.env.DB_PREPARE ||= 'true';
   // a setting the handlers could not use (half-configured sign-in, a bad number) stops the server before it listens
   const settings = config();
   const service = createServiceServer({ maxBodyBytes: settings.maxBodyBytes, functions });

@@ -1,13 +1,14 @@
 /**
  * PostgreSQL (and PGlite over the wire, and RDS Proxy) through postgres.js. Values come back as the database's
  * text (no JS floats, no Date) except booleans and bytea. No session state: unnamed statements
- * (prepare: false), no SET, so RDS Proxy never pins a connection. Every call is bounded on the client side:
+ * (prepare: false), no SET, so RDS Proxy never pins a connection; a process that talks to the database directly
+ * (the server mode) may prepare them instead (DB_PREPARE). Every call is bounded on the client side:
  * cancelled at the statement timeout, and given up (with its connection) when even the cancel brings no answer.
  */
 import postgres from 'postgres';
 import { ConfigurationError } from '../errors';
 import { observeDatabaseCall } from '../request-context';
-import { classifyDbError } from './classify-error';
+import { classifyDbError, noAnswerError, noAnswerMarginMs } from './classify-error';
 import type { Database, Executor, QueryResult, Statement } from './database';
 import type { PasswordSource } from './database-credentials';
 import { describePostgres } from './describe-postgres';
@@ -19,6 +20,11 @@ export interface ConnectOptions {
   readonly statementTimeoutMs: number;
   readonly poolSize: number;
   readonly idleTimeoutS: number;
+  /**
+   * Named prepared statements, each parsed and planned once per connection (postgres.js keeps them per text);
+   * DB_PREPARE. They pin an RDS Proxy connection, so not on Lambda; MySQL ignores it (client-side binding).
+   */
+  readonly prepare?: boolean;
 }
 
 /** Every text-like type stays text both ways; the serializers decide how to write it. */
@@ -57,7 +63,7 @@ function createClient(url: string, options: ConnectOptions, source?: PasswordSou
   return postgres(url, {
     ...login(url, source),
     max: options.poolSize,
-    prepare: false,
+    prepare: options.prepare === true,
     fetch_types: false,
     connect_timeout: options.connectTimeoutMs / 1000,
     idle_timeout: options.idleTimeoutS,
@@ -75,7 +81,9 @@ function createClient(url: string, options: ConnectOptions, source?: PasswordSou
 }
 
 export function connectPostgres(url: string, options: ConnectOptions, source?: PasswordSource): Database {
-  let client = createClient(url, options, source);
+  const prepare = options.prepare === true;
+  const settings = { ...options, prepare };
+  let client = createClient(url, settings, source);
   /**
    * A call that got no answer leaves a connection that must never carry another statement. postgres.js cannot
    * close one connection of its pool, so the whole client is replaced: later calls get a new one, and the old
@@ -86,10 +94,10 @@ export function connectPostgres(url: string, options: ConnectOptions, source?: P
    */
   const giveUp = (stale: postgres.Sql) => {
     if (client !== stale) return;
-    client = createClient(url, options, source);
+    client = createClient(url, settings, source);
     stale.end({ timeout: 0 }).catch(() => {});
   };
-  const bounds = { statementTimeoutMs: options.statementTimeoutMs, giveUp };
+  const bounds: Bounds = { statementTimeoutMs: options.statementTimeoutMs, giveUp, run: prepare ? prepared : unnamed };
 
   return {
     dialect: 'postgres',
@@ -109,7 +117,18 @@ interface Bounds {
   readonly statementTimeoutMs: number;
   /** Called with the client whose call got no answer. */
   readonly giveUp: (client: postgres.Sql) => void;
+  /** Sends a statement: prepared (DB_PREPARE) or unnamed. */
+  readonly run: typeof unnamed;
 }
+
+type Runner = postgres.Sql | postgres.TransactionSql;
+type Pending = postgres.PendingQuery<postgres.Row[]>;
+
+const unnamed = (runner: Runner, query: Statement): Pending =>
+  runner.unsafe(query.text, query.params as postgres.ParameterOrJSON<never>[]);
+// postgres.js's unsafe() leaves statements unnamed unless asked, whatever the client's own `prepare`
+const prepared = (runner: Runner, query: Statement): Pending =>
+  runner.unsafe(query.text, query.params as postgres.ParameterOrJSON<never>[], { prepare: true }) as Pending;
 
 const executor = (client: postgres.Sql, runner: postgres.Sql | postgres.TransactionSql, bounds: Bounds): Executor => ({
   run: (query) => runPostgres(client, runner, query, bounds),
@@ -162,15 +181,13 @@ async function runPostgres(
 ): Promise<QueryResult> {
   return observeDatabaseCall({ dialect: 'postgres', kind: 'statement', text: query.text }, async () => {
     try {
-      const result = await bounded(client, runner.unsafe(query.text, params(query)), bounds);
+      const result = await bounded(client, bounds.run(runner, query), bounds);
       return { rows: result as unknown as QueryResult['rows'], rowsAffected: result.count ?? result.length };
     } catch (error) {
       throw classifyDbError(postgresErrors, error, query);
     }
   });
 }
-
-const params = (query: Statement) => query.params as postgres.ParameterOrJSON<never>[];
 
 /**
  * The client for describe-postgres, which reads the probe's RowDescription from postgres.js's own result: its
@@ -191,19 +208,30 @@ function boundedUnsafe(client: postgres.Sql, bounds: Bounds): postgres.Sql {
  * which would pin RDS Proxy), which needs a new connection; when no answer has come even a margin later, the
  * network is not carrying this connection (frozen, or the peer is gone), so the call is given up with it.
  */
-async function bounded(
+function bounded(
   client: postgres.Sql,
   pending: postgres.PendingQuery<postgres.Row[]>,
   bounds: Bounds,
 ): Promise<postgres.RowList<postgres.Row[]>> {
-  // a cancel request that cannot reach the server rejects: nothing to do, the deadline below still holds
-  const cancel = setTimeout(() => pending.cancel()?.catch(() => {}), bounds.statementTimeoutMs);
-  const deadline = noAnswerDeadline(bounds.statementTimeoutMs, () => bounds.giveUp(client));
-  deadline.start();
-  try {
-    return await Promise.race([pending, deadline.expired]);
-  } finally {
-    clearTimeout(cancel);
-    deadline.end();
-  }
+  // one timer per call, re-armed for the margin: every statement of every request pays for it
+  return new Promise((resolve, reject) => {
+    let timer = setTimeout(() => {
+      // a cancel request that cannot reach the server rejects: nothing to do, the margin below still holds
+      pending.cancel()?.catch(() => {});
+      timer = setTimeout(() => {
+        bounds.giveUp(client);
+        reject(noAnswerError(bounds.statementTimeoutMs));
+      }, noAnswerMarginMs);
+    }, bounds.statementTimeoutMs);
+    pending.then(
+      (rows) => {
+        clearTimeout(timer);
+        resolve(rows);
+      },
+      (error: unknown) => {
+        clearTimeout(timer);
+        reject(error);
+      },
+    );
+  });
 }

@@ -200,8 +200,9 @@ export function databaseNameOf(db: Database): string {
 async function connect(config: Config, choice: DatabaseChoice, database?: string): Promise<Database> {
   const { url, source } = await resolveLogin(config, choice.url, choice.variable, database);
   const connectDriver = await loadDriver(url, choice.variable);
-  const { connectTimeoutMs, statementTimeoutMs, poolSize, idleTimeoutS } = config;
-  const driverDb = connectDriver(url, { connectTimeoutMs, statementTimeoutMs, poolSize, idleTimeoutS }, source);
+  const { connectTimeoutMs, statementTimeoutMs, poolSize, idleTimeoutS, dbPrepare } = config;
+  const options = { connectTimeoutMs, statementTimeoutMs, poolSize, idleTimeoutS, prepare: dbPrepare === true };
+  const driverDb = connectDriver(url, options, source);
   const db = source ? renewingDatabase(driverDb, source) : driverDb;
   databaseNames.set(db, databaseOf(url));
   return db;
