@@ -56,7 +56,8 @@ export async function serveResource(http: HttpRequest, caller: Caller): Promise<
     const rows = await executeRead(readDb, resource, planRead(resource, request, caller.claims));
     noteRequest({ rows: rows.length });
     const body = serializeRead(resource, groupRows(resource, rows), output);
-    if (Buffer.byteLength(body) > settings.maxResultBytes) {
+    // a UTF-8 byte is at most 3 per UTF-16 unit: most bodies are under the limit without counting their bytes
+    if (body.length * 3 > settings.maxResultBytes && Buffer.byteLength(body) > settings.maxResultBytes) {
       throw new TooLargeError(
         'result_too_large',
         `The result is larger than ${settings.maxResultBytes} bytes; page it with _limit and _offset, or narrow it with filters`,

@@ -31,12 +31,13 @@ export interface ServiceServer {
   stop(graceMs: number): Promise<void>;
 }
 
+/** A text body is written as the string it is (no copy into a Buffer), a base64 one as its bytes. */
 function writeResult(response: ServerResponse, result: APIGatewayProxyResult, close: boolean): void {
-  const body = Buffer.from(result.body ?? '', result.isBase64Encoded ? 'base64' : 'utf8');
+  const body = result.isBase64Encoded ? Buffer.from(result.body ?? '', 'base64') : (result.body ?? '');
   const headers: Record<string, string | string[]> = {};
-  for (const [name, value] of Object.entries(result.headers ?? {})) headers[name] = String(value);
-  for (const [name, values] of Object.entries(result.multiValueHeaders ?? {})) headers[name] = values.map(String);
-  headers['Content-Length'] = String(body.length);
+  for (const name in result.headers) headers[name] = String(result.headers[name]);
+  for (const name in result.multiValueHeaders) headers[name] = (result.multiValueHeaders[name] ?? []).map(String);
+  headers['Content-Length'] = String(typeof body === 'string' ? Buffer.byteLength(body) : body.length);
   if (close) headers.Connection = 'close';
   response.writeHead(result.statusCode, headers);
   response.end(body);

@@ -7,8 +7,13 @@ import type { IncomingMessage } from 'node:http';
 
 export type BodyRead = { readonly kind: 'body'; readonly body: Buffer } | { readonly kind: 'too-large' };
 
+const none: BodyRead = { kind: 'body', body: Buffer.alloc(0) };
+
 export function readBody(request: IncomingMessage, limit: number): Promise<BodyRead> {
-  const declared = Number(request.headers['content-length']);
+  const length = request.headers['content-length'];
+  // without Content-Length and Transfer-Encoding a request has no body (RFC 9112 6.3): most GETs; nothing to read
+  if (length === undefined && request.headers['transfer-encoding'] === undefined) return Promise.resolve(none);
+  const declared = Number(length);
   if (Number.isFinite(declared) && declared > limit) return Promise.resolve({ kind: 'too-large' });
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];

@@ -3,11 +3,13 @@
  * XML serializer reaches for the benchmark's four fixed requests, on the demo bookstore (PostgreSQL through
  * postgres.js, MySQL/MariaDB through mysql2, a pool of DB_POOL_SIZE, default 5, as the server mode's). No
  * definitions, routing table, parsing, planning, validation, negotiation, transaction or logging: the figure the
- * service's overhead is measured against. Never a product; run by scripts/bench/http-bench.ts:
+ * service's overhead is measured against. Its answers are the service's, byte for byte, with the same headers.
+ * Never a product; run by scripts/bench/http-bench.ts:
  *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/bookstore PORT=3100 tsx scripts/bench/ceiling-server.ts
  *   GET /r2/{id}  R2: one book by key         GET /r1h  R1: BookReviews' first 100 rows, nested
  *   GET /r1       R1: the first 100 books     POST /c1  C1: a publisher from a form body (name=...)
  */
+import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import mysql from 'mysql2/promise';
 import postgres from 'postgres';
@@ -99,23 +101,37 @@ function serializeBooks(rows: Row[]): string {
   return `${out}</readResponse>`;
 }
 
-/** Rows ordered by book: one <book> per book_id holding its <review>s. */
+/** Rows ordered by book: one <book> per book_id holding its <review>s; a book without reviews is `<book .../>`. */
 function serializeBookReviews(rows: Row[]): string {
   let out = `${HEAD}<readResponse>`;
   let open: unknown;
+  let children = 0;
+  const close = () => {
+    if (open !== undefined) out += children > 0 ? '</book>' : '/>';
+  };
   for (const row of rows) {
     if (row.book_id !== open) {
-      if (open !== undefined) out += '</book>';
+      close();
       open = row.book_id;
-      out += `<book${attributes(row, ['book_id', 'title'])}>`;
+      children = 0;
+      out += `<book${attributes(row, ['book_id', 'title'])}`;
     }
-    if (row.review_id !== null) out += `<review${attributes(row, REVIEW_COLUMNS, ['flagged'])}/>`;
+    if (row.review_id !== null) {
+      out += `${children++ === 0 ? '>' : ''}<review${attributes(row, REVIEW_COLUMNS, ['flagged'])}/>`;
+    }
   }
-  return `${out}${open !== undefined ? '</book>' : ''}</readResponse>`;
+  close();
+  return `${out}</readResponse>`;
 }
 
-function send(response: ServerResponse, status: number, body: string): void {
-  response.writeHead(status, { 'Content-Type': 'application/xml', 'Content-Length': Buffer.byteLength(body) });
+/** The service's headers too: its Cache-Control (reads: the demo's default; writes: no-store) and a request id. */
+function send(response: ServerResponse, status: number, body: string, cacheControl: string): void {
+  response.writeHead(status, {
+    'Content-Type': 'application/xml',
+    'Cache-Control': cacheControl,
+    'X-Request-Id': randomUUID(),
+    'Content-Length': Buffer.byteLength(body),
+  });
   response.end(body);
 }
 
@@ -153,9 +169,10 @@ function main(): void {
   const max = Number(process.env.DB_POOL_SIZE || 5);
   const queries = /^mysql:/i.test(url) ? mysqlQueries(url, max) : postgresQueries(url, max);
   const server = createServer({ keepAlive: true }, (request, response) => {
+    const cacheControl = request.method === 'GET' ? 'no-cache, no-transform' : 'no-store';
     answer(request, queries).then(
-      ([status, body]) => send(response, status, body),
-      (error: unknown) => send(response, 500, `${HEAD}<error>${escapeXml(String(error))}</error>`),
+      ([status, body]) => send(response, status, body, cacheControl),
+      (error: unknown) => send(response, 500, `${HEAD}<error>${escapeXml(String(error))}</error>`, 'no-store'),
     );
   });
   server.keepAliveTimeout = 65_000;

@@ -4,6 +4,7 @@
  * (scripts/bench/ceiling-server.ts: node:http + driver + hand-written XML for fixed queries) and the server mode
  * (scripts/serve.ts) on it, and drives both with the same bounded load (autocannon: CONNECTIONS connections, a
  * warm-up, then the measured seconds) for R2 by key, R1 with 100 flat rows, R1 with 100 nested rows and C1.
+ * Before each read is measured, both answer it once and must answer the same (status, Content-Type, body bytes).
  * Prints req/s, p50 and p99 of both and the ratio; never asserted by a test.
  *   npm run bench:http -- [--pg URL] [--mysql URL] [--seconds 10] [--warmup 3] [--connections 10] [--json [file]]
  * The URLs default to TEST_PG_URL and TEST_MYSQL_URL; without either it uses the embedded PGlite demo. The
@@ -89,6 +90,8 @@ interface Case {
   readonly name: string;
   service(n: number): Request;
   ceiling(n: number): Request;
+  /** A read: the ceiling's answer must be the service's, byte for byte (checked before the load). */
+  readonly read?: boolean;
 }
 
 const form = { 'content-type': 'application/x-www-form-urlencoded' };
@@ -101,16 +104,19 @@ const cases: readonly Case[] = [
     name: 'R2 single row by key',
     service: (n) => ({ method: 'GET', path: `/res/Book/${(n % 200) + 1}` }),
     ceiling: (n) => ({ method: 'GET', path: `/r2/${(n % 200) + 1}` }),
+    read: true,
   },
   {
     name: 'R1 100 flat rows',
     service: () => ({ method: 'GET', path: '/res/Book?_limit=100' }),
     ceiling: () => ({ method: 'GET', path: '/r1' }),
+    read: true,
   },
   {
     name: 'R1 hierarchical 100 rows',
     service: () => ({ method: 'GET', path: '/res/BookReviews?_limit=100' }),
     ceiling: () => ({ method: 'GET', path: '/r1h' }),
+    read: true,
   },
   {
     name: 'C1 insert one row',
@@ -139,6 +145,16 @@ async function load(port: number, request: (n: number) => Request, seconds: numb
   return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99 } satisfies Figures;
 }
 
+/** The ceiling must not do less than the service: for a read, the same body and Content-Type. */
+async function checkSameAnswer(c: Case, service: number, ceiling: number): Promise<void> {
+  const get = async (port: number, request: Request) => {
+    const response = await fetch(`http://127.0.0.1:${port}${request.path}`);
+    return `${response.status} ${response.headers.get('content-type')}\n${await response.text()}`;
+  };
+  const [ours, top] = [await get(service, c.service(0)), await get(ceiling, c.ceiling(0))];
+  if (ours !== top) throw new Error(`${c.name}: the ceiling's answer differs from the service's:\n${top}\n${ours}`);
+}
+
 async function measure(port: number, request: (n: number) => Request, options: Options): Promise<Figures> {
   if (options.warmup > 0) await load(port, request, options.warmup, options.connections);
   return load(port, request, options.seconds, options.connections);
@@ -164,6 +180,7 @@ async function benchDatabase(db: string, url: string, options: Options, print: (
   const rows: Row[] = [];
   try {
     for (const c of cases) {
+      if (c.read) await checkSameAnswer(c, service.port, ceiling.port);
       // the ceiling first, then the service, on the same data: each case's two runs are back to back
       const top = await measure(ceiling.port, c.ceiling, options);
       const ours = await measure(service.port, c.service, options);
@@ -196,7 +213,8 @@ async function main(): Promise<void> {
   // with the JSON on stdout, the table goes to stderr
   const print = (line: string) => (options.json === '-' ? console.error(line) : console.log(line));
   print(
-    `bench:http: ${options.connections} connections, ${options.warmup} s warm-up, ${options.seconds} s measured per run; loopback`,
+    `bench:http: ${options.connections} connections, ${options.warmup} s warm-up, ${options.seconds} s measured per run; loopback; ` +
+      `the service with LOG_LEVEL=${process.env.LOG_LEVEL || 'INFO'}, DB_PREPARE=${process.env.DB_PREPARE || 'true'}`,
   );
   const rows: Row[] = [];
   for (const { db, url } of options.databases) {
