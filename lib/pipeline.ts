@@ -3,12 +3,14 @@
  * request, negotiate the response type, resolve the resource, plan (with the caller's claims), execute,
  * serialize. Only the order lives here: each stage throws typed errors, and lib/http/create-handler turns any of
  * them into the response. What the request turned out to be (resource, operation, rows) is noted for its log line.
+ * A resource built from a catalog snapshot that turns out stale when the database refuses its statement is served
+ * once more, loaded from the catalog (its transaction, if any, was rolled back).
  */
 import { authorize } from './auth/authorize';
 import type { Caller, Privilege } from './auth/caller';
 import { privilegesOf } from './auth/privileges-store';
-import { config } from './config';
-import { resolveResource } from './definitions/resolve-resource';
+import { type Config, config } from './config';
+import { failedOnStaleSnapshot, type ResolvedResource, resolveResource } from './definitions/resolve-resource';
 import { TooLargeError } from './errors';
 import { executeRead, executeWrite } from './execute/execute-plan';
 import type { HttpRequest } from './http/from-event';
@@ -19,11 +21,12 @@ import { operationName } from './observe/operation-name';
 import { planRead } from './plan/plan-read';
 import { planWrite } from './plan/plan-write';
 import { parseRequest, requestTarget } from './request/parse-request';
-import type { Operation } from './request/resource-request';
+import type { Operation, ResourceRequest } from './request/resource-request';
 import { noteRequest } from './request-context';
 import { groupRows } from './serial/group-rows';
 import { serializeRead } from './serial/serialize-read';
 import { serializeWrite } from './serial/serialize-write';
+import type { OutputType } from './values';
 
 /** The privilege each operation needs, named as in the privileges file. */
 const privilegeOf: Readonly<Record<Operation, Privilege>> = {
@@ -50,8 +53,25 @@ export async function serveResource(http: HttpRequest, caller: Caller): Promise<
   noteRequest({ operation: operationName(request) });
   const bodyType = request.op === 'read' ? undefined : request.body?.type;
   const output = negotiateResponse(http.headers.accept, request.query.output, bodyType);
-  const { resource, db, readDb } = await resolveResource(settings, request.name);
+  const resolved = await resolveResource(settings, request.name);
   noteRequest({ resourceFound: true });
+  try {
+    return await serveResolved(resolved, request, output, caller, settings);
+  } catch (error) {
+    // built from a catalog snapshot whose tables have changed since: once more, with the catalog as it is now
+    if (!(await failedOnStaleSnapshot(resolved, error))) throw error;
+    return serveResolved(await resolveResource(settings, request.name), request, output, caller, settings);
+  }
+}
+
+/** Plan, execute and serialize the request on its resolved resource. */
+async function serveResolved(
+  { resource, db, readDb }: ResolvedResource,
+  request: ResourceRequest,
+  output: OutputType,
+  caller: Caller,
+  settings: Config,
+): Promise<HttpResponse> {
   if (request.op === 'read') {
     const rows = await executeRead(readDb, resource, planRead(resource, request, caller.claims));
     noteRequest({ rows: rows.length });

@@ -9,7 +9,7 @@
 import type { Config } from '../config';
 import type { Database, QueryCatalog } from '../db/database';
 import { explainMissingDatabase, selectDatabases } from '../db/select-database';
-import { DatabaseError, DefinitionError, DefinitionsUnreachableError } from '../errors';
+import { DatabaseError, DefinitionError, DefinitionsUnreachableError, ServiceError } from '../errors';
 import type { ClaimQuery, SqlResource } from '../resource';
 import { buildResource } from './build-resource';
 import type { DefinitionSource, StoredDefinition } from './definition-source';
@@ -110,6 +110,21 @@ export function forgetResource(name?: string): void {
     return;
   }
   for (const key of cache.keys()) if (key.endsWith(`\u0000${name}`)) cache.delete(key);
+}
+
+/**
+ * Whether `error`, from a request on `resolved`, came from a catalog snapshot that no longer matches the tables: a
+ * statement the database refused (an unknown column, say) on a resource built from the snapshot. It waits for the
+ * snapshot's check (begun beside the container's first request) and is true when the check found the tables
+ * changed; the next resolveResource then loads the resource from the catalog, so the request can be served again
+ * (once: a failed write was rolled back with its transaction).
+ */
+export async function failedOnStaleSnapshot(resolved: ResolvedResource, error: unknown): Promise<boolean> {
+  const check = resolved.snapshotCheck;
+  if (!check || !(error instanceof ServiceError)) return false;
+  if (error.code !== 'database_error' && error.code !== 'bad_value') return false;
+  await check.settled;
+  return check.stale;
 }
 
 /**

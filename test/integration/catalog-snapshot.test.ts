@@ -136,6 +136,25 @@ describe.each(targets())('catalog snapshot on $name', (target) => {
     }
   });
 
+  it('serves a request the stale snapshot fails once more, from the catalog', async () => {
+    const gadget =
+      '<sqlResource><query>select * from widget</query><metadata><table name="widget" role="Parent"/></metadata></sqlResource>';
+    writeFileSync(path.join(dir, 'Gadget.xml'), gadget);
+    await writeSnapshot();
+    await fx.db.exec('ALTER TABLE widget RENAME COLUMN widget_id TO gadget_id');
+    try {
+      await coldContainer();
+      // the snapshot's key is widget_id: the statement fails, the check finds the table changed, and the
+      // request is served again from the catalog, whose key is gadget_id
+      const read = await counted({ method: 'GET', path: '/res/Gadget/1', query: '_output=json' });
+      expect(read.status).toBe(200);
+      expect(JSON.parse(read.body)).toEqual({ widgets: [{ gadget_id: 1, title: 'sprocket' }] });
+      expect(warn).toHaveBeenCalledWith(expect.stringMatching(/no longer matches database/));
+    } finally {
+      await fx.db.exec('ALTER TABLE widget RENAME COLUMN gadget_id TO widget_id');
+    }
+  });
+
   it('confirms an unchanged schema: the resources stay built from the snapshot', async () => {
     await writeSnapshot();
     await coldContainer();
