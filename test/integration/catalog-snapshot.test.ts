@@ -114,19 +114,19 @@ describe.each(targets())('catalog snapshot on $name', (target) => {
     expect(warn).not.toHaveBeenCalled();
   });
 
-  it('finds a changed table beside the first request, then loads from the catalog', async () => {
+  it('finds a changed table with its check, then loads from the catalog', async () => {
     await writeSnapshot();
     await fx.db.exec('ALTER TABLE pair ADD extra int');
     try {
       await coldContainer();
-      const first = await counted({ method: 'GET', path: '/res/Pair', query: '_output=json' });
-      expect(first.statements).toBe(1);
+      // the first load builds Pair from the snapshot and starts the check (the request that does so is served
+      // from the snapshot meanwhile: the first test counts it)
       const check = (await resolveResource(config(), 'Pair')).snapshotCheck;
       expect(await check?.settled).toBe(false);
       expect(check?.stale).toBe(true);
       expect(warn).toHaveBeenCalledWith(expect.stringMatching(/catalog snapshot .* no longer matches database/));
       const next = await counted({ method: 'GET', path: '/res/Pair', query: '_output=json' });
-      expect(next).toMatchObject({ status: 200, body: first.body });
+      expect(next.status).toBe(200);
       expect(next.statements).toBeGreaterThan(1);
       expect((await resolveResource(config(), 'Pair')).snapshotCheck).toBeUndefined();
       // every resource of that database: none is built from the stale snapshot again
