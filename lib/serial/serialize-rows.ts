@@ -1,33 +1,45 @@
 /**
  * The one piece of code that writes rows out, shared by read and write responses: an XML document whose root
  * holds one element per row (children nested, NULL attributes omitted), and a JSON collection property built
- * from raw tokens so decimals keep their digits. Pure; must not look at anything but its arguments.
+ * from raw tokens so decimals keep their digits. Both are written straight into one string: a response of 100
+ * rows is most of a read's work outside the database, and a document model (fast-xml-parser's builder) cost
+ * several times more than the text itself. Pure; must not look at anything but its arguments.
  */
-import { XMLBuilder } from 'fast-xml-parser';
 import type { SqlResource, ValueType } from '../resource';
 import { escapeXmlAttribute } from '../text';
 import type { OutRow } from '../values';
-import { formatValue } from './format-value';
+import { valueJson, valueText } from './format-value';
 
-/** A node in fast-xml-parser's ordered ("preserveOrder") shape: `{ name: children, ':@': attributes }`. */
-type XmlNode = Record<string, XmlNode[] | Record<string, string>>;
+const declaration = '<?xml version="1.0" encoding="UTF-8"?>';
 
-/**
- * Ordered mode keeps rows and attributes in the order given; entity processing is off because
- * escapeXmlAttribute does it (XMLBuilder would write tabs and line breaks raw); the text "true" must stay `a="true"`, never a bare boolean attribute (the
- * unordered builder would shorten it); an element without children is written self-closed (`<readResponse/>`).
- */
-const builder = new XMLBuilder({
-  preserveOrder: true,
-  ignoreAttributes: false,
-  attributeNamePrefix: '',
-  processEntities: false,
-  suppressBooleanAttributes: false,
-  suppressEmptyNode: true,
-  attributeValueProcessor: (_name, value) => escapeXmlAttribute(String(value)),
-});
+/** What an attribute value cannot carry as it is: what escapeXmlAttribute rewrites, and the apostrophe. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: these are exactly the characters XML 1.0 forbids.
+const needsEscaping = /[&<>"'\t\n\r\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/;
 
-const declaration: XmlNode = { '?xml': [], ':@': { version: '1.0', encoding: 'UTF-8' } };
+/** An attribute value: most values need no escaping, and one test says so. */
+function attributeValue(text: string): string {
+  return needsEscaping.test(text) ? escapeXmlAttribute(text).replace(/'/g, '&apos;') : text;
+}
+
+/** Each field's value type, and its JSON property name ready to write (`"label":`), per resource. */
+interface FieldWriting {
+  readonly types: ReadonlyMap<string, ValueType>;
+  readonly jsonNames: ReadonlyMap<string, string>;
+}
+
+const writings = new WeakMap<SqlResource, FieldWriting>();
+
+function fieldWriting(resource: SqlResource): FieldWriting {
+  let writing = writings.get(resource);
+  if (!writing) {
+    writing = {
+      types: new Map(resource.fields.map((field) => [field.label, field.type])),
+      jsonNames: new Map(resource.fields.map((field) => [field.label, `${JSON.stringify(field.label)}:`])),
+    };
+    writings.set(resource, writing);
+  }
+  return writing;
+}
 
 /** `<?xml ...?><root attrs>rows</root>`, or a self-closed root when there are no rows. */
 export function serializeXmlDocument(
@@ -36,61 +48,66 @@ export function serializeXmlDocument(
   rootAttributes: Readonly<Record<string, string>>,
   rows: readonly OutRow[],
 ): string {
-  const types = fieldTypes(resource);
-  const content = rows.map((row) => xmlRow(resource, types, row));
-  return builder.build([declaration, { [root]: content, ':@': { ...rootAttributes } }]);
+  const { types } = fieldWriting(resource);
+  let out = `${declaration}<${root}`;
+  for (const name in rootAttributes) out += ` ${name}="${attributeValue(rootAttributes[name] as string)}"`;
+  if (rows.length === 0) return `${out}/>`;
+  out += '>';
+  const childName = resource.childRowName;
+  for (const row of rows) {
+    const children = row.children ?? [];
+    out += xmlStartTag(resource.rowName, types, row.values);
+    if (children.length === 0) {
+      out += '/>';
+      continue;
+    }
+    // children cannot nest further, so a child's own children are never looked at
+    if (childName === undefined) throw childlessResource(resource);
+    out += '>';
+    for (const child of children) out += `${xmlStartTag(childName, types, child.values)}/>`;
+    out += `</${resource.rowName}>`;
+  }
+  return `${out}</${root}>`;
+}
+
+/** `<name a="1" b="x"`, left open: NULL values are left out. */
+function xmlStartTag(name: string, types: ReadonlyMap<string, ValueType>, values: OutRow['values']): string {
+  let out = `<${name}`;
+  for (const label of Object.keys(values)) {
+    const text = valueText(types.get(label) ?? 'string', values[label] ?? null);
+    if (text !== null) out += ` ${label}="${attributeValue(text)}"`;
+  }
+  return out;
 }
 
 /** `"<collectionName>":[...]`, a property ready to place in an object. */
 export function serializeJsonRows(resource: SqlResource, rows: readonly OutRow[]): string {
-  const types = fieldTypes(resource);
-  return `${JSON.stringify(resource.collectionName)}:[${rows.map((row) => jsonRow(resource, types, row)).join(',')}]`;
-}
-
-/** A parent (or flat) row; children cannot nest further, so a child's own children are never looked at. */
-function xmlRow(resource: SqlResource, types: ReadonlyMap<string, ValueType>, row: OutRow): XmlNode {
-  const children = row.children ?? [];
-  const childName = resource.childRowName;
-  if (childName === undefined) {
-    if (children.length > 0) throw childlessResource(resource);
-    return xmlElement(resource.rowName, types, row.values, []);
-  }
-  const content = children.map((child) => xmlElement(childName, types, child.values, []));
-  return xmlElement(resource.rowName, types, row.values, content);
-}
-
-function xmlElement(name: string, types: ReadonlyMap<string, ValueType>, values: OutRow['values'], content: XmlNode[]) {
-  const attributes = Object.fromEntries(
-    Object.entries(values).flatMap(([label, value]) => {
-      const formatted = formatValue(types.get(label) ?? 'string', value);
-      return formatted === null ? [] : [[label, formatted.text]];
-    }),
-  );
-  return { [name]: content, ':@': attributes };
-}
-
-/** A hierarchical parent always carries its child collection, `[]` when it has none. */
-function jsonRow(resource: SqlResource, types: ReadonlyMap<string, ValueType>, row: OutRow): string {
-  const members = jsonMembers(types, row.values);
+  const writing = fieldWriting(resource);
   const childCollection = resource.kind === 'flat' ? undefined : resource.childCollectionName;
-  if (childCollection !== undefined) {
-    const children = (row.children ?? []).map((child) => `{${jsonMembers(types, child.values).join(',')}}`);
-    members.push(`${JSON.stringify(childCollection)}:[${children.join(',')}]`);
-  } else if (row.children !== undefined && row.children.length > 0) {
-    throw childlessResource(resource);
+  const childName = childCollection === undefined ? undefined : `${JSON.stringify(childCollection)}:`;
+  let out = `${JSON.stringify(resource.collectionName)}:[`;
+  for (const [i, row] of rows.entries()) {
+    let members = jsonMembers(writing, row.values);
+    // a hierarchical parent always carries its child collection, `[]` when it has none
+    if (childName !== undefined) {
+      const children = (row.children ?? []).map((child) => `{${jsonMembers(writing, child.values)}}`);
+      members += `${members === '' ? '' : ','}${childName}[${children.join(',')}]`;
+    } else if (row.children !== undefined && row.children.length > 0) {
+      throw childlessResource(resource);
+    }
+    out += `${i === 0 ? '' : ','}{${members}}`;
   }
-  return `{${members.join(',')}}`;
+  return `${out}]`;
 }
 
-/** Property names and strings through JSON.stringify; numbers and booleans as the raw tokens formatValue gives. */
-function jsonMembers(types: ReadonlyMap<string, ValueType>, values: OutRow['values']): string[] {
-  return Object.entries(values).map(
-    ([label, value]) => `${JSON.stringify(label)}:${formatValue(types.get(label) ?? 'string', value)?.json ?? 'null'}`,
-  );
-}
-
-function fieldTypes(resource: SqlResource): ReadonlyMap<string, ValueType> {
-  return new Map(resource.fields.map((field) => [field.label, field.type]));
+/** Property names as JSON strings; values as the raw tokens valueJson gives (numbers keep their digits). */
+function jsonMembers({ types, jsonNames }: FieldWriting, values: OutRow['values']): string {
+  let out = '';
+  for (const label of Object.keys(values)) {
+    const name = jsonNames.get(label) ?? `${JSON.stringify(label)}:`;
+    out += `${out === '' ? '' : ','}${name}${valueJson(types.get(label) ?? 'string', values[label] ?? null)}`;
+  }
+  return out;
 }
 
 function childlessResource(resource: SqlResource): Error {

@@ -1,5 +1,5 @@
 import type { ValueType } from '../../lib/resource';
-import { formatValue } from '../../lib/serial/format-value';
+import { valueJson, valueText } from '../../lib/serial/format-value';
 import type { Value } from '../../lib/values';
 
 const valueTypes: ValueType[] = [
@@ -14,9 +14,12 @@ const valueTypes: ValueType[] = [
   'string',
 ];
 
-describe('formatValue', () => {
-  it.each(valueTypes)('gives null for NULL of type %s', (type) => {
-    expect(formatValue(type, null)).toBeNull();
+/** Both renderings of one value: its XML attribute text and its JSON token. */
+const formatValue = (type: ValueType, value: Value) => ({ text: valueText(type, value), json: valueJson(type, value) });
+
+describe('valueText and valueJson', () => {
+  it.each(valueTypes)('give no text and the token null for NULL of type %s', (type) => {
+    expect(formatValue(type, null)).toEqual({ text: null, json: 'null' });
   });
 
   it.each<[ValueType, Value, string, string]>([
