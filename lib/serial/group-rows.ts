@@ -10,13 +10,18 @@ import type { OutRow, Value } from '../values';
 type Row = Readonly<Record<string, Value>>;
 
 function pick(row: Row, labels: readonly string[]): Record<string, Value> {
-  return Object.fromEntries(labels.map((label) => [label, row[label] ?? null]));
+  const values: Record<string, Value> = {};
+  for (const label of labels) values[label] = row[label] ?? null;
+  return values;
 }
 
+/** What tells one parent from the next: its key's text (a key of one column, the common case, needs no JSON). */
 function identity(row: Row, labels: readonly string[]): string {
-  return JSON.stringify(
-    labels.map((label) => (row[label] instanceof Uint8Array ? String(row[label]) : String(row[label] ?? '\u0000null'))),
-  );
+  const text = (label: string) => {
+    const value = row[label];
+    return value instanceof Uint8Array ? String(value) : String(value ?? '\u0000null');
+  };
+  return labels.length === 1 ? text(labels[0] as string) : JSON.stringify(labels.map(text));
 }
 
 export function groupRows(resource: SqlResource, rows: readonly Row[]): OutRow[] {
