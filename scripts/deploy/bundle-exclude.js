@@ -5,8 +5,10 @@
  * is on (--param="tracing=true", or POWERTOOLS_TRACE_ENABLED=true). The runtime has neither of the last two, so
  * when asked for they are bundled; otherwise the code never loads them, and leaving them out keeps code the
  * function would only parse out of every bundle (~410 KB and ~125 KB minified, a few ms of every cold start each).
- * Without sign-in (--param="auth=none", so no AUTH_ISSUER) jose is left out too: only sign-in requires it
- * (lib/auth/jose.ts), yet V8 parses its ~85 KB with the rest of the bundle, ~2 ms of every cold start.
+ * jose is left out always: only verifying a token requires it (lib/auth/jose.ts), and on Lambda API Gateway's JWT
+ * authorizer verifies every token before the handler, which only reads it; yet V8 parses its ~85 KB with the rest of
+ * the bundle, ~2 ms of every cold start. (serverless-offline runs the bundles with the project's node_modules, where
+ * it finds jose to verify tokens itself.)
  * With --param="engine=postgres" (or mysql) the other database driver is left out too: bundle-define.js already
  * makes its code dead, and this keeps the package from being installed next to the bundle (see engine.js).
  */
@@ -16,14 +18,13 @@ module.exports = async ({ resolveVariable }) => {
   const flag = async (variables) => String((await resolveVariable(`${variables}, ''`)) || '').trim() === 'true';
   const iam = await flag('param:databaseIamAuth, env:DATABASE_IAM_AUTH');
   const tracing = await flag('param:tracing, env:POWERTOOLS_TRACE_ENABLED');
-  const noSignIn = String((await resolveVariable("param:auth, ''")) || '').trim() === 'none';
   const driver = excludedDriver(await resolveVariable("param:engine, ''"));
   return [
     '@aws-sdk/client-s3',
     '@aws-sdk/client-secrets-manager',
     ...(iam ? [] : ['@aws-sdk/rds-signer']),
     ...(tracing ? [] : ['@aws-lambda-powertools/tracer']),
-    ...(noSignIn ? ['jose'] : []),
+    'jose',
     ...(driver ? [driver] : []),
   ];
 };

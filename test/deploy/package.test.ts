@@ -366,6 +366,8 @@ describe('sign-in on, IAM authentication through RDS Proxy', () => {
       '@aws-sdk/signature-v4-crt',
       // left out unless tracing=true (this run has no tracing): required only when tracing is on
       '@aws-lambda-powertools/tracer',
+      // left out: required only to verify a token itself, which on Lambda API Gateway's JWT authorizer does
+      'jose',
     ]);
     const outside = zipsOf(run).flatMap((zip) => {
       const handler = `handlers/${zip.replace(/\.zip$/, '.js')}`;
@@ -427,6 +429,7 @@ describe('sign-in on, a Secrets Manager secret and no database URL', () => {
       '@aws-sdk/client-secrets-manager',
       '@aws-sdk/rds-signer',
       '@aws-lambda-powertools/tracer',
+      'jose',
     ]);
     const bundleOf = (run: Run, zip: string) => {
       const handler = `handlers/${zip.replace(/\.zip$/, '.js')}`;
@@ -485,7 +488,11 @@ describe('the operating params: runtime, limits, CORS, tracing, alarms, variable
     const state = JSON.parse(
       readFileSync(path.join(done.operated.dir, '.serverless', 'serverless-state.json'), 'utf8'),
     );
-    expect(state.service.custom.esbuild.exclude).toEqual(['@aws-sdk/client-s3', '@aws-sdk/client-secrets-manager']);
+    expect(state.service.custom.esbuild.exclude).toEqual([
+      '@aws-sdk/client-s3',
+      '@aws-sdk/client-secrets-manager',
+      'jose',
+    ]);
   });
 
   it('reserves maxConcurrency for exactly the functions that reach the database', () => {
