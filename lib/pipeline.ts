@@ -3,14 +3,19 @@
  * request, negotiate the response type, resolve the resource, plan (with the caller's claims), execute,
  * serialize. Only the order lives here: each stage throws typed errors, and lib/http/create-handler turns any of
  * them into the response. What the request turned out to be (resource, operation, rows) is noted for its log line.
- * A resource built from a catalog snapshot that turns out stale when the database refuses its statement is served
- * once more, loaded from the catalog (its transaction, if any, was rolled back).
+ * A write on a resource built from a catalog snapshot waits for the snapshot's check; a read does not, and one
+ * that the database refuses because the snapshot turns out stale is served once more, loaded from the catalog.
  */
 import { authorize } from './auth/authorize';
 import type { Caller, Privilege } from './auth/caller';
 import { privilegesOf } from './auth/privileges-store';
 import { type Config, config } from './config';
-import { failedOnStaleSnapshot, type ResolvedResource, resolveResource } from './definitions/resolve-resource';
+import {
+  confirmedForWrites,
+  failedOnStaleSnapshot,
+  type ResolvedResource,
+  resolveResource,
+} from './definitions/resolve-resource';
 import { TooLargeError } from './errors';
 import { executeRead, executeWrite } from './execute/execute-plan';
 import type { HttpRequest } from './http/from-event';
@@ -53,7 +58,8 @@ export async function serveResource(http: HttpRequest, caller: Caller): Promise<
   noteRequest({ operation: operationName(request) });
   const bodyType = request.op === 'read' ? undefined : request.body?.type;
   const output = negotiateResponse(http.headers.accept, request.query.output, bodyType);
-  const resolved = await resolveResource(settings, request.name);
+  const found = await resolveResource(settings, request.name);
+  const resolved = request.op === 'read' ? found : await confirmedForWrites(settings, found);
   noteRequest({ resourceFound: true });
   try {
     return await serveResolved(resolved, request, output, caller, settings);

@@ -113,6 +113,18 @@ export function forgetResource(name?: string): void {
 }
 
 /**
+ * `resolved` for a write: built from a catalog snapshot, it waits for the snapshot's check first (only a container's
+ * first writes, while the check is still on its way, wait at all), and when the check found the tables changed, the
+ * resource is loaded again from the catalog. A write never relies on keys or columns nobody has confirmed.
+ */
+export async function confirmedForWrites(config: Config, resolved: ResolvedResource): Promise<ResolvedResource> {
+  const check = resolved.snapshotCheck;
+  if (!check) return resolved;
+  await check.settled;
+  return check.stale ? resolveResource(config, resolved.stored.name) : resolved;
+}
+
+/**
  * Whether `error`, from a request on `resolved`, came from a catalog snapshot that no longer matches the tables: a
  * statement the database refused (an unknown column, say) on a resource built from the snapshot. It waits for the
  * snapshot's check (begun beside the container's first request) and is true when the check found the tables

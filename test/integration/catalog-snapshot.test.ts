@@ -136,6 +136,30 @@ describe.each(targets())('catalog snapshot on $name', (target) => {
     }
   });
 
+  it("makes a container's first write wait for the check: with a changed table, it writes from the catalog", async () => {
+    await writeSnapshot();
+    await fx.db.exec('ALTER TABLE pair ADD extra int');
+    try {
+      await coldContainer();
+      const insert = (num: number) =>
+        counted({
+          method: 'POST',
+          path: '/res/Pair',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ pairList: [{ code: 'NEW', num, label: 'new' }] }),
+        });
+      const first = await insert(1);
+      const warm = await insert(2);
+      expect([first.status, warm.status]).toEqual([200, 200]);
+      // the first one waited for the check, found the snapshot stale, and read the catalog before writing
+      expect(first.statements).toBeGreaterThan(warm.statements);
+      expect(warn).toHaveBeenCalledWith(expect.stringMatching(/no longer matches database/));
+      expect((await resolveResource(config(), 'Pair')).snapshotCheck).toBeUndefined();
+    } finally {
+      await fx.db.exec('ALTER TABLE pair DROP COLUMN extra');
+    }
+  });
+
   it('serves a request the stale snapshot fails once more, from the catalog', async () => {
     const gadget =
       '<sqlResource><query>select * from widget</query><metadata><table name="widget" role="Parent"/></metadata></sqlResource>';
