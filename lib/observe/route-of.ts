@@ -10,6 +10,8 @@ const routes: readonly (readonly [RegExp, string])[] = [
   [/^\/res\/[^/]+\/.+$/, '/res/{resName}/{resId+}'],
   [/^\/conf\/[^/]+\/[^/]+$/, '/conf/{what}/{resName}'],
   [/^\/xsd\/[^/]+$/, '/xsd/{file}'],
+  [/^\/health$/, '/health'],
+  [/^\/health\/db$/, '/health/db'],
 ];
 
 export function routeOf(path: string): string {

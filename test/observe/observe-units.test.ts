@@ -43,6 +43,9 @@ it.each([
   ['/res/Pair/ABC/2', '/res/{resName}/{resId+}'],
   ['/conf/reload/Item', '/conf/{what}/{resName}'],
   ['/xsd/Response.xsd', '/xsd/{file}'],
+  ['/health', '/health'],
+  ['/health/db', '/health/db'],
+  ['/health/other', '*'],
   ['/secret-looking/path', '*'],
   ['/', '*'],
 ])('the route of %s is %s', (path, route) => {
