@@ -8,7 +8,7 @@
 import postgres from 'postgres';
 import { ConfigurationError } from '../errors';
 import { observeDatabaseCall } from '../request-context';
-import { classifyDbError, noAnswerError, noAnswerMarginMs } from './classify-error';
+import { classifyDbError } from './classify-error';
 import type { Database, Executor, QueryResult, Statement } from './database';
 import type { PasswordSource } from './database-credentials';
 import { describePostgres } from './describe-postgres';
@@ -81,9 +81,7 @@ function createClient(url: string, options: ConnectOptions, source?: PasswordSou
 }
 
 export function connectPostgres(url: string, options: ConnectOptions, source?: PasswordSource): Database {
-  const prepare = options.prepare === true;
-  const settings = { ...options, prepare };
-  let client = createClient(url, settings, source);
+  let client = createClient(url, options, source);
   /**
    * A call that got no answer leaves a connection that must never carry another statement. postgres.js cannot
    * close one connection of its pool, so the whole client is replaced: later calls get a new one, and the old
@@ -94,10 +92,11 @@ export function connectPostgres(url: string, options: ConnectOptions, source?: P
    */
   const giveUp = (stale: postgres.Sql) => {
     if (client !== stale) return;
-    client = createClient(url, settings, source);
+    client = createClient(url, options, source);
     stale.end({ timeout: 0 }).catch(() => {});
   };
-  const bounds: Bounds = { statementTimeoutMs: options.statementTimeoutMs, giveUp, run: prepare ? prepared : unnamed };
+  const run = options.prepare === true ? prepared : unnamed;
+  const bounds: Bounds = { statementTimeoutMs: options.statementTimeoutMs, giveUp, run };
 
   return {
     dialect: 'postgres',
@@ -208,30 +207,19 @@ function boundedUnsafe(client: postgres.Sql, bounds: Bounds): postgres.Sql {
  * which would pin RDS Proxy), which needs a new connection; when no answer has come even a margin later, the
  * network is not carrying this connection (frozen, or the peer is gone), so the call is given up with it.
  */
-function bounded(
+async function bounded(
   client: postgres.Sql,
   pending: postgres.PendingQuery<postgres.Row[]>,
   bounds: Bounds,
 ): Promise<postgres.RowList<postgres.Row[]>> {
-  // one timer per call, re-armed for the margin: every statement of every request pays for it
-  return new Promise((resolve, reject) => {
-    let timer = setTimeout(() => {
-      // a cancel request that cannot reach the server rejects: nothing to do, the margin below still holds
-      pending.cancel()?.catch(() => {});
-      timer = setTimeout(() => {
-        bounds.giveUp(client);
-        reject(noAnswerError(bounds.statementTimeoutMs));
-      }, noAnswerMarginMs);
-    }, bounds.statementTimeoutMs);
-    pending.then(
-      (rows) => {
-        clearTimeout(timer);
-        resolve(rows);
-      },
-      (error: unknown) => {
-        clearTimeout(timer);
-        reject(error);
-      },
-    );
-  });
+  // a cancel request that cannot reach the server rejects: nothing to do, the deadline below still holds
+  const cancel = setTimeout(() => pending.cancel()?.catch(() => {}), bounds.statementTimeoutMs);
+  const deadline = noAnswerDeadline(bounds.statementTimeoutMs, () => bounds.giveUp(client));
+  deadline.start();
+  try {
+    return await Promise.race([pending, deadline.expired]);
+  } finally {
+    clearTimeout(cancel);
+    deadline.end();
+  }
 }
