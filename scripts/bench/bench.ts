@@ -18,6 +18,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { build } from 'esbuild';
 import { seedDemo } from '../demo/seed';
 import { startPgliteServer } from '../pglite-server';
+import { type Call, gatewayEvent, withLogLines } from './handler-calls';
 
 const root = path.resolve(__dirname, '..', '..');
 
@@ -54,43 +55,6 @@ async function bundleFigures(): Promise<void> {
   }
 }
 
-type Call = { method: string; path: string; query?: string; body?: string; headers?: Record<string, string> };
-
-function event(call: Call) {
-  return {
-    version: '2.0',
-    rawPath: call.path,
-    rawQueryString: call.query ?? '',
-    headers: call.headers ?? {},
-    body: call.body,
-    isBase64Encoded: false,
-    requestContext: { http: { method: call.method } },
-  };
-}
-
-/**
- * Runs `work` with what it writes to stdout kept, not shown: the service's request log lines (LOG_LEVEL=INFO, as
- * on Lambda), which hold the time each request spent in the database and its statements.
- */
-async function withLogLines<T>(work: () => Promise<T>): Promise<{ result: T; lines: Record<string, unknown>[] }> {
-  let written = '';
-  const write = process.stdout.write;
-  process.stdout.write = ((chunk: string | Uint8Array) => {
-    written += chunk.toString();
-    return true;
-  }) as typeof process.stdout.write;
-  try {
-    const result = await work();
-    const lines = written
-      .split('\n')
-      .filter((line) => line.startsWith('{"level"'))
-      .map((line) => JSON.parse(line) as Record<string, unknown>);
-    return { result, lines };
-  } finally {
-    process.stdout.write = write;
-  }
-}
-
 const median = (values: readonly number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 async function measure(
@@ -103,10 +67,10 @@ async function measure(
   const database: number[] = [];
   const statements = new Set<unknown>();
   // warm: a request before the measured ones loads the resource (a single run measures that first request)
-  if (runs > 1) await withLogLines(() => handler(event(call(runs))));
+  if (runs > 1) await withLogLines(() => handler(gatewayEvent(call(runs))));
   for (let i = 0; i < runs; i++) {
     const started = process.hrtime.bigint();
-    const { result, lines } = await withLogLines(() => handler(event(call(i))));
+    const { result, lines } = await withLogLines(() => handler(gatewayEvent(call(i))));
     times.push(Number(process.hrtime.bigint() - started) / 1e6);
     if (result.statusCode !== 200) throw new Error(`${name} answered ${result.statusCode}`);
     const line = lines.find((l) => l.message === 'request');
@@ -240,7 +204,7 @@ async function propagationFigure(read: (e: unknown) => Promise<{ statusCode: num
   forgetResource();
   const fields = async () =>
     Object.keys(
-      JSON.parse((await read(event({ method: 'GET', path: '/res/Publisher/1', query: '_output=json' }))).body)
+      JSON.parse((await read(gatewayEvent({ method: 'GET', path: '/res/Publisher/1', query: '_output=json' }))).body)
         .publishers[0],
     );
   await withLogLines(fields);

@@ -10,6 +10,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createScratchDatabase, type ScratchDatabase } from '../scratch-database';
+import { gatewayEvent } from './handler-calls';
 
 const sizes = [10, 1_000, 10_000];
 
@@ -40,15 +41,8 @@ function schema(pg: boolean): string[] {
 type Handler = (event: unknown) => Promise<{ statusCode: number; body?: string }>;
 
 function event(method: string, body: string) {
-  return {
-    version: '2.0',
-    rawPath: '/res/BenchItem',
-    rawQueryString: '',
-    headers: { 'content-type': 'application/json', accept: 'application/json' },
-    body,
-    isBase64Encoded: false,
-    requestContext: { http: { method } },
-  };
+  const headers = { 'content-type': 'application/json', accept: 'application/json' };
+  return gatewayEvent({ method, path: '/res/BenchItem', headers, body });
 }
 
 /** Runs one request and prints its rate; returns the reply's body. */

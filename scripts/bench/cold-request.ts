@@ -5,30 +5,15 @@
  */
 import { handler } from '../../handlers/read';
 import { closeDatabases } from '../../lib/db/select-database';
+import { gatewayEvent, withLogLines } from './handler-calls';
 
 (async () => {
-  let logged = '';
-  const write = process.stdout.write.bind(process.stdout);
-  process.stdout.write = ((chunk: string | Uint8Array) => {
-    logged += chunk.toString();
-    return true;
-  }) as typeof process.stdout.write;
   const started = process.hrtime.bigint();
-  const reply = await handler({
-    version: '2.0',
-    rawPath: '/res/Book/1',
-    rawQueryString: '',
-    headers: {},
-    isBase64Encoded: false,
-    requestContext: { http: { method: 'GET' } },
-  } as never);
+  const { result: reply, lines } = await withLogLines(() =>
+    handler(gatewayEvent({ method: 'GET', path: '/res/Book/1' }) as never),
+  );
   const ms = Number(process.hrtime.bigint() - started) / 1e6;
-  process.stdout.write = write;
-  const line = logged
-    .split('\n')
-    .filter((l) => l.startsWith('{'))
-    .map((l) => JSON.parse(l) as Record<string, unknown>)
-    .find((l) => l.message === 'request');
+  const line = lines.find((l) => l.message === 'request');
   // let the snapshot's check (started beside the request) finish before the pools close
   await new Promise((resolve) => setTimeout(resolve, 50));
   await closeDatabases();
