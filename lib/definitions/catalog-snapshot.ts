@@ -105,7 +105,7 @@ export interface CatalogTarget {
 }
 
 /**
- * The snapshot's entry for a definition, when it describes exactly this file on this kind of database: the same
+ * The snapshot's entry for a definition, with its database's, when it describes exactly this file on this kind of database: the same
  * bytes, the same engine, and on MySQL the same database name (there it is the schema that every table name is
  * qualified with, so a snapshot of `staging` must never address `prod`'s tables). Undefined otherwise. On
  * PostgreSQL the schema lives inside the database, so a snapshot written on another database of the same shape
@@ -116,11 +116,12 @@ export function snapshotEntry(
   name: string,
   xml: string,
   target: CatalogTarget,
-): SnapshotResource | undefined {
-  const entry = Object.hasOwn(snapshot.resources, name) ? snapshot.resources[name] : undefined;
-  if (!entry || entry.database !== target.database || entry.definition !== definitionDigest(xml)) return undefined;
-  const database = snapshot.databases[entry.database];
+): { readonly resource: SnapshotResource; readonly database: SnapshotDatabase } | undefined {
+  const resource = Object.hasOwn(snapshot.resources, name) ? snapshot.resources[name] : undefined;
+  if (!resource || resource.database !== target.database || resource.definition !== definitionDigest(xml))
+    return undefined;
+  const database = snapshot.databases[resource.database];
   if (!database || database.dialect !== target.dialect) return undefined;
   if (target.dialect === 'mysql' && database.database !== target.databaseName) return undefined;
-  return entry;
+  return { resource, database };
 }

@@ -79,7 +79,7 @@ export async function catalogFromSnapshot(
   let check = checks.get(key);
   if (check?.stale) return undefined;
   if (!check) {
-    check = startCheck(loaded.location, database, loaded.snapshot.databases[database] as SnapshotDatabase, readDb);
+    check = startCheck(loaded.location, database, entry.database, readDb);
     checks.set(key, check);
     const started = check;
     // a check that could not run (the database unreachable) is tried again by the next load
@@ -87,7 +87,7 @@ export async function catalogFromSnapshot(
       if (!confirmed && !started.stale && checks.get(key) === started) checks.delete(key);
     });
   }
-  return { catalog: entry.catalog, check };
+  return { catalog: entry.resource.catalog, check };
 }
 
 /**
