@@ -15,8 +15,7 @@ import { snapshotFileName } from '../../lib/definitions/catalog-snapshot';
 import { resolveResource } from '../../lib/definitions/resolve-resource';
 import { validateDefinitions } from '../../lib/definitions/validate-definitions';
 import { writeCatalogSnapshot } from '../../lib/definitions/write-snapshot';
-import { forgetObservers } from '../../lib/observe/observers';
-import { type Captured, captureOutput } from '../observe/capture-output';
+import { type Captured, captureOutput, useObserveEnv } from '../observe/capture-output';
 import { targets } from '../support/databases';
 import { useFixture } from '../support/fixture';
 import { type Call, invoke, testDefinitions, useService } from '../support/service';
@@ -30,10 +29,7 @@ describe.each(targets())('catalog snapshot on $name', (target) => {
   let warn: jest.SpyInstance;
   const snapshotFile = () => path.join(dir, snapshotFileName);
 
-  beforeAll(() => {
-    for (const [key, value] of Object.entries(observeEnv)) process.env[key] = value;
-    forgetObservers();
-  });
+  useObserveEnv(observeEnv);
   beforeEach(async () => {
     dir = mkdtempSync(path.join(tmpdir(), 'rrs-snapshot-'));
     cpSync(testDefinitions, dir, { recursive: true });
@@ -43,11 +39,7 @@ describe.each(targets())('catalog snapshot on $name', (target) => {
     warn.mockRestore();
     rmSync(dir, { recursive: true, force: true });
   });
-  afterAll(async () => {
-    for (const key of Object.keys(observeEnv)) delete process.env[key];
-    forgetObservers();
-    await useService({ DEFINITIONS_DIR: testDefinitions });
-  });
+  afterAll(() => useService({ DEFINITIONS_DIR: testDefinitions }));
 
   /** A fresh container: no client, no cached resource, nothing read of a snapshot. */
   const coldContainer = () => useService({ DATABASE_URL: fx.db.url, DEFINITIONS_DIR: dir });

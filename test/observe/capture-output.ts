@@ -1,7 +1,10 @@
 /**
  * Captures what the service writes to stdout and stderr while a test runs (the Powertools Logger and Metrics
- * write there, not to console), and sorts it into log lines and EMF records.
+ * write there, not to console), and sorts it into log lines and EMF records. useObserveEnv sets the logging and
+ * metrics variables for a test file.
  */
+import { forgetObservers } from '../../lib/observe/observers';
+
 export interface Captured {
   /** Everything written, as written. */
   text(): string;
@@ -43,4 +46,16 @@ export function captureOutput(): Captured {
       });
     },
   };
+}
+
+/** For the whole test file: `env` set (LOG_LEVEL, metrics...) and the observers made again from it, then undone. */
+export function useObserveEnv(env: Readonly<Record<string, string>>): void {
+  beforeAll(() => {
+    for (const [key, value] of Object.entries(env)) process.env[key] = value;
+    forgetObservers();
+  });
+  afterAll(() => {
+    for (const key of Object.keys(env)) delete process.env[key];
+    forgetObservers();
+  });
 }

@@ -3,11 +3,10 @@
  * dimension sets (service, resource, operation; errors also by code), the values, the cold start once, and an
  * unknown resource never becoming a dimension.
  */
-import { forgetObservers } from '../../lib/observe/observers';
 import { targets } from '../support/databases';
 import { useFixture } from '../support/fixture';
 import { invoke } from '../support/service';
-import { type Captured, captureOutput } from './capture-output';
+import { type Captured, captureOutput, useObserveEnv } from './capture-output';
 
 const target = targets().find((t) => t.name === 'pglite');
 if (!target) throw new Error('PGlite is always a target');
@@ -21,18 +20,11 @@ const observeEnv = {
 };
 
 let output: Captured;
-beforeAll(() => {
-  for (const [key, value] of Object.entries(observeEnv)) process.env[key] = value;
-  forgetObservers();
-});
+useObserveEnv(observeEnv);
 beforeEach(() => {
   output = captureOutput();
 });
 afterEach(() => output.restore());
-afterAll(() => {
-  for (const key of Object.keys(observeEnv)) delete process.env[key];
-  forgetObservers();
-});
 
 interface Emf {
   readonly namespace: unknown;

@@ -10,12 +10,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { handler as readHandler } from '../../handlers/read';
 import { forgetPrivileges } from '../../lib/auth/privileges-store';
-import { forgetObservers } from '../../lib/observe/observers';
 import { startAuth, type TestAuth } from '../support/auth';
 import { targets } from '../support/databases';
 import { useFixture } from '../support/fixture';
 import { invoke, type Reply, testDefinitions, useService } from '../support/service';
-import { type Captured, captureOutput } from './capture-output';
+import { type Captured, captureOutput, useObserveEnv } from './capture-output';
 
 const sentinel = 'Zq7sentinel';
 const target = targets().find((t) => t.name === 'pglite');
@@ -26,18 +25,11 @@ const powertoolsKeys = ['level', 'message', 'timestamp', 'service', 'sampling_ra
 const observeEnv = { LOG_LEVEL: 'INFO', POWERTOOLS_METRICS_DISABLED: 'true' };
 
 let output: Captured;
-beforeAll(() => {
-  for (const [key, value] of Object.entries(observeEnv)) process.env[key] = value;
-  forgetObservers();
-});
+useObserveEnv(observeEnv);
 beforeEach(() => {
   output = captureOutput();
 });
 afterEach(() => output.restore());
-afterAll(async () => {
-  for (const key of Object.keys(observeEnv)) delete process.env[key];
-  forgetObservers();
-});
 
 /** The one request line written since the last call, after checking that nothing of the request leaked. */
 function requestLine(reply: Reply): Record<string, unknown> {
