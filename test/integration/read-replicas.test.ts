@@ -124,109 +124,113 @@ async function serviceSessions(target: Target, db: TestDatabase): Promise<string
 const itemData = (target: Target) =>
   testData(target.dialect).filter((s) => /^INSERT INTO item \(|'item', 'item_id'|^ALTER TABLE item /.test(s));
 
-describe.each(serverTargets())('a read-only reader on $name', (target) => {
-  let db: TestDatabase;
-  let login: ReadOnlyLogin;
-  let database: string;
-  let definitions: string;
-  const writer = () => new URL(db.url).username;
-  const variable = () => `DATABASE_READ_URL_${database.toUpperCase()}`;
+for (const target of serverTargets()) describeReadOnlyReader(target);
 
-  beforeAll(async () => {
-    db = await target.create();
-    database = new URL(db.url).pathname.slice(1);
-    for (const statement of testSchema(target.dialect)) await db.exec(statement);
-    login = await readOnlyLogin(target, db, database);
-    definitions = mkdtempSync(path.join(os.tmpdir(), 'rrs-replicas-'));
-    const who = target.dialect === 'postgres' ? 'current_user::text' : 'CURRENT_USER()';
-    writeFileSync(
-      path.join(definitions, 'Who.xml'),
-      `<sqlResource>
+function describeReadOnlyReader(target: Target): void {
+  describe(`a read-only reader on ${target.name}`, () => {
+    let db: TestDatabase;
+    let login: ReadOnlyLogin;
+    let database: string;
+    let definitions: string;
+    const writer = () => new URL(db.url).username;
+    const variable = () => `DATABASE_READ_URL_${database.toUpperCase()}`;
+
+    beforeAll(async () => {
+      db = await target.create();
+      database = new URL(db.url).pathname.slice(1);
+      for (const statement of testSchema(target.dialect)) await db.exec(statement);
+      login = await readOnlyLogin(target, db, database);
+      definitions = mkdtempSync(path.join(os.tmpdir(), 'rrs-replicas-'));
+      const who = target.dialect === 'postgres' ? 'current_user::text' : 'CURRENT_USER()';
+      writeFileSync(
+        path.join(definitions, 'Who.xml'),
+        `<sqlResource>
   <query>select item_id as id, name, ${who} as who from item</query>
   <metadata><database default="${database}"/><table name="item" role="Parent" rowAlias="thing"/></metadata>
 </sqlResource>`,
-    );
-  });
-  beforeEach(async () => {
-    await db.exec('DELETE FROM item_ext');
-    await db.exec('DELETE FROM item');
-    for (const statement of itemData(target)) await db.exec(statement);
-  });
-  afterEach(closeDatabases);
-  afterAll(async () => {
-    await useService({ ...clean, [variable()]: undefined });
-    if (target.dialect === 'mysql') await login?.drop();
-    await db?.drop();
-    if (target.dialect === 'postgres') await login?.drop();
-    rmSync(definitions, { recursive: true, force: true });
-  });
-
-  /** DATABASE_READ_URL with another database part: the definition's <database> replaces it, as for DATABASE_URL. */
-  const useReader = (env: Record<string, string | undefined> = {}) =>
-    useService({
-      ...clean,
-      [variable()]: undefined,
-      DATABASE_URL: db.url,
-      DATABASE_READ_URL: login.url('not_this_database'),
-      DEFINITIONS_DIR: definitions,
-      ...env,
+      );
+    });
+    beforeEach(async () => {
+      await db.exec('DELETE FROM item_ext');
+      await db.exec('DELETE FROM item');
+      for (const statement of itemData(target)) await db.exec(statement);
+    });
+    afterEach(closeDatabases);
+    afterAll(async () => {
+      await useService({ ...clean, [variable()]: undefined });
+      if (target.dialect === 'mysql') await login?.drop();
+      await db?.drop();
+      if (target.dialect === 'postgres') await login?.drop();
+      rmSync(definitions, { recursive: true, force: true });
     });
 
-  it('the reader cannot write: the login refuses an UPDATE', async () => {
-    const refused = await login.tryWrite(database);
-    expect(refused).toBeInstanceOf(Error);
-    expect(String((refused as Error).message)).toMatch(/read-only transaction|UPDATE command denied/);
-  });
+    /** DATABASE_READ_URL with another database part: the definition's <database> replaces it, as for DATABASE_URL. */
+    const useReader = (env: Record<string, string | undefined> = {}) =>
+      useService({
+        ...clean,
+        [variable()]: undefined,
+        DATABASE_URL: db.url,
+        DATABASE_READ_URL: login.url('not_this_database'),
+        DEFINITIONS_DIR: definitions,
+        ...env,
+      });
 
-  it('without a read URL, reads run on the writer as before', async () => {
-    await useService({ ...clean, [variable()]: undefined, DATABASE_URL: db.url, DEFINITIONS_DIR: definitions });
-    const who = await readers({ path: '/res/Who/1' });
-    expect(who).toHaveLength(1);
-    expect(String(who[0])).toMatch(new RegExp(`^${writer()}(@|$)`));
-  });
+    it('the reader cannot write: the login refuses an UPDATE', async () => {
+      const refused = await login.tryWrite(database);
+      expect(refused).toBeInstanceOf(Error);
+      expect(String((refused as Error).message)).toMatch(/read-only transaction|UPDATE command denied/);
+    });
 
-  it('R2 and R1 run as the reader (DATABASE_READ_URL, its database part replaced by <database>)', async () => {
-    await useReader();
-    expect(await readers({ path: '/res/Who/1' })).toEqual([login.who]);
-    expect(await readers({ path: '/res/Who', query: 'id=<3' })).toEqual([login.who, login.who]);
-  });
+    it('without a read URL, reads run on the writer as before', async () => {
+      await useService({ ...clean, [variable()]: undefined, DATABASE_URL: db.url, DEFINITIONS_DIR: definitions });
+      const who = await readers({ path: '/res/Who/1' });
+      expect(who).toHaveLength(1);
+      expect(String(who[0])).toMatch(new RegExp(`^${writer()}(@|$)`));
+    });
 
-  it('DATABASE_READ_URL_<NAME> is the reader of the definitions with <database default="name">', async () => {
-    await useReader({ DATABASE_READ_URL: undefined, [variable()]: login.url(database) });
-    expect(await readers({ path: '/res/Who', query: 'name=apple' })).toEqual([login.who]);
-  });
+    it('R2 and R1 run as the reader (DATABASE_READ_URL, its database part replaced by <database>)', async () => {
+      await useReader();
+      expect(await readers({ path: '/res/Who/1' })).toEqual([login.who]);
+      expect(await readers({ path: '/res/Who', query: 'id=<3' })).toEqual([login.who, login.who]);
+    });
 
-  it('writes, and an insert’s read-back, run on the writer although the reader cannot write', async () => {
-    await useReader();
-    const form = { 'content-type': 'application/x-www-form-urlencoded', ...json };
-    const update = await invoke({ method: 'PUT', path: '/res/Who/1', headers: form, body: 'name=apricot' });
-    expect([update.status, update.body]).toEqual([200, '{"rowsAffected":1}']);
-    const insert = await invoke({ method: 'POST', path: '/res/Who', headers: form, body: 'name=kiwi' });
-    expect(insert.status).toBe(200);
-    expect(JSON.parse(insert.body)).toMatchObject({ rowsAffected: 1, things: [{ id: 101, name: 'kiwi' }] });
-    const remove = await invoke({ method: 'DELETE', path: '/res/Who/2', headers: json });
-    expect([remove.status, remove.body]).toEqual([200, '{"rowsAffected":1}']);
-    expect(await db.exec('SELECT item_id AS id, name FROM item WHERE item_id IN (1, 2, 101) ORDER BY item_id')).toEqual(
-      [
+    it('DATABASE_READ_URL_<NAME> is the reader of the definitions with <database default="name">', async () => {
+      await useReader({ DATABASE_READ_URL: undefined, [variable()]: login.url(database) });
+      expect(await readers({ path: '/res/Who', query: 'name=apple' })).toEqual([login.who]);
+    });
+
+    it('writes, and an insert’s read-back, run on the writer although the reader cannot write', async () => {
+      await useReader();
+      const form = { 'content-type': 'application/x-www-form-urlencoded', ...json };
+      const update = await invoke({ method: 'PUT', path: '/res/Who/1', headers: form, body: 'name=apricot' });
+      expect([update.status, update.body]).toEqual([200, '{"rowsAffected":1}']);
+      const insert = await invoke({ method: 'POST', path: '/res/Who', headers: form, body: 'name=kiwi' });
+      expect(insert.status).toBe(200);
+      expect(JSON.parse(insert.body)).toMatchObject({ rowsAffected: 1, things: [{ id: 101, name: 'kiwi' }] });
+      const remove = await invoke({ method: 'DELETE', path: '/res/Who/2', headers: json });
+      expect([remove.status, remove.body]).toEqual([200, '{"rowsAffected":1}']);
+      expect(
+        await db.exec('SELECT item_id AS id, name FROM item WHERE item_id IN (1, 2, 101) ORDER BY item_id'),
+      ).toEqual([
         { id: 1, name: 'apricot' },
         { id: 101, name: 'kiwi' },
-      ],
-    );
-    // and the reads after them still run as the reader
-    expect(await readers({ path: '/res/Who/101' })).toEqual([login.who]);
-  });
+      ]);
+      // and the reads after them still run as the reader
+      expect(await readers({ path: '/res/Who/101' })).toEqual([login.who]);
+    });
 
-  it('the listing and /conf/metadata read the catalogue from the reader: the writer is not even connected', async () => {
-    await useReader();
-    const listing = await invoke({ method: 'GET', path: '/res', headers: json });
-    expect(JSON.parse(listing.body).resources.map((r: { name: string; kind?: string }) => [r.name, r.kind])).toEqual([
-      ['Who', 'flat'],
-    ]);
-    const metadata = await invoke({ method: 'GET', path: '/conf/metadata/Who', headers: json });
-    expect(metadata.status).toBe(200);
-    expect(await serviceSessions(target, db)).toEqual([loginName]);
+    it('the listing and /conf/metadata read the catalogue from the reader: the writer is not even connected', async () => {
+      await useReader();
+      const listing = await invoke({ method: 'GET', path: '/res', headers: json });
+      expect(JSON.parse(listing.body).resources.map((r: { name: string; kind?: string }) => [r.name, r.kind])).toEqual([
+        ['Who', 'flat'],
+      ]);
+      const metadata = await invoke({ method: 'GET', path: '/conf/metadata/Who', headers: json });
+      expect(metadata.status).toBe(200);
+      expect(await serviceSessions(target, db)).toEqual([loginName]);
+    });
   });
-});
+}
 
 describe.each(targets().filter((t) => t.name === 'pglite'))('a replica with other rows on $name', (target) => {
   let primary: TestDatabase;
