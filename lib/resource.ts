@@ -150,4 +150,9 @@ export interface SqlResource {
   readonly validations: readonly ValidationRule[];
   readonly cacheControl: string;
   readonly documentation?: string;
+  /**
+   * Set when the resource is one table whose query reads it alone, with no condition: it shows every row of the
+   * table, so a write need not check which rows the query shows. Absent: writes touch only rows the query shows.
+   */
+  readonly showsEveryRow?: boolean;
 }

@@ -16,6 +16,7 @@ import type {
   TableRole,
 } from '../resource';
 import type { DeclaredTable, Definition } from './parse-definition';
+import { showsEveryRow } from './query-shape';
 
 const defaultCacheControl = 'no-cache, no-transform';
 
@@ -93,7 +94,14 @@ export function buildResource(
     validations: definition.validations,
     cacheControl: definition.cacheControl ?? defaultCacheControl,
     documentation: definition.documentation,
+    ...(showsWholeTable(definition, found, dialect) ? { showsEveryRow: true } : {}),
   };
+}
+
+/** A flat resource of one table whose query reads it alone, with no condition: every row of it is shown. */
+function showsWholeTable(definition: Definition, found: Map<string, CatalogTable>, dialect: Dialect): boolean {
+  const only = definition.tables.length === 1 ? found.get(definition.tables[0]?.name ?? '') : undefined;
+  return only !== undefined && showsEveryRow(definition.query, only, dialect);
 }
 
 function kindOf(roles: readonly TableRole[]): ResourceKind {

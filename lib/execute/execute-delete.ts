@@ -14,11 +14,11 @@ import { tableOf } from '../resource-levels';
 import { compileDelete } from '../sql/compile-delete';
 import { sqlDialect } from '../sql/dialect';
 import type { Match } from '../sql/match';
-import { lockVisibleParents, visibleChildren } from './caller-rows';
-import { chunks, valueMatches } from './statement-size';
-import { requireParent, selectKeys } from './stored-rows';
+import { ownParent, shownChildren, shownParents } from './shown-rows';
+import { chunks } from './statement-size';
+import { selectKeys } from './stored-rows';
 import { byKey, byLink, linkTo, ownedExtensions } from './table-links';
-import { keysOf, matchedValues } from './target-keys';
+import { columnFilters } from './target-keys';
 
 export async function executeDelete(
   tx: Executor,
@@ -29,16 +29,13 @@ export async function executeDelete(
 ): Promise<number> {
   let rowsAffected = 0;
   for (const change of children) rowsAffected += await deleteChildren(tx, resource, change, query);
-  if (target.kind === 'filter' && target.match.by === 'values' && !target.match.keyed) {
-    // D2 on a flat table without a primary key: the rows equal to a matched row in every selected field
+  if (target.kind === 'filter' && target.match.by === 'where') {
+    // the query shows every row of its one table: one DELETE with the filter as its WHERE, atomic by itself
     const parent = tableOf(resource, 'Parent');
-    const values = await matchedValues(tx, resource, target.filters, target.match);
-    for (const match of valueMatches(target.match.columns, values))
-      rowsAffected += await run(tx, resource, parent, [match]);
-    return rowsAffected;
+    const statement = compileDelete(sqlDialect(resource.dialect), parent, [], columnFilters(resource, target.filters));
+    return rowsAffected + (await tx.run(statement)).rowsAffected;
   }
-  const found = await keysOf(tx, resource, target, query);
-  const keys = query ? await lockVisibleParents(tx, resource, query, found) : found;
+  const keys = await shownParents(tx, resource, target, query);
   for (const chunk of chunks(keys)) rowsAffected += await deleteParents(tx, resource, chunk);
   return rowsAffected;
 }
@@ -92,26 +89,31 @@ async function deleteChildren(
   change: ChildChanges,
   query: CallerQuery | undefined,
 ): Promise<number> {
-  if (change.mustExist) await requireParent(tx, resource, change.parentKey, query);
-  else if (query && (await lockVisibleParents(tx, resource, query, [change.parentKey])).length === 0) return 0;
+  const parentKey = await ownParent(tx, resource, change, query);
+  if (!parentKey) return 0;
   const parent = tableOf(resource, 'Parent');
   const child = tableOf(resource, 'Child');
-  const listed = change.children.map((c) => c.key as Key);
-  const keys = query ? await visibleChildren(tx, resource, query, change.parentKey, listed) : listed;
+  const keys = await shownChildren(
+    tx,
+    resource,
+    query,
+    parentKey,
+    change.children.map((c) => c.key as Key),
+  );
   if (keys.length === 0) return 0;
   if (resource.kind === 'many-to-many') {
     const join = tableOf(resource, 'Join');
     let rowsAffected = 0;
     for (const chunk of chunks(keys)) {
       rowsAffected += await run(tx, resource, join, [
-        byLink(linkTo(join, parent), [change.parentKey]),
+        byLink(linkTo(join, parent), [parentKey]),
         byLink(linkTo(join, child), chunk),
       ]);
     }
     return rowsAffected;
   }
   const own = await selectKeys(tx, resource, child, child.primaryKey, byKey(child, keys), [
-    byLink(linkTo(child, parent), [change.parentKey]),
+    byLink(linkTo(child, parent), [parentKey]),
   ]);
   return deleteChildRows(tx, resource, own);
 }

@@ -10,9 +10,9 @@ import type { CallerQuery, ColumnValues, ExtensionValues, InsertRow, Key } from 
 import type { ResourceTable, SqlResource } from '../resource';
 import { fieldsAt, keyLabels, tableOf } from '../resource-levels';
 import type { OutRow, Value } from '../values';
-import { requireVisible, type WrittenRow } from './caller-rows';
 import { insertRows } from './insert-rows';
-import { readLookups, readLookupsOfRows, requireParent, type StoredRow, selectRow } from './stored-rows';
+import { requireParent, requireVisible, type WrittenRow } from './shown-rows';
+import { readLookups, readLookupsOfRows, type StoredRow, selectRow } from './stored-rows';
 import { byKey, byLink, keyRow, linkTo, linkValues, ownedExtensions } from './table-links';
 
 export interface WriteOutcome {

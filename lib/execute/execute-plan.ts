@@ -1,7 +1,7 @@
 /**
  * Runs a plan: a read, or the writes of one request in one transaction: commit when every statement
  * succeeded, roll back on any error. Conflicts are reported with the resource's labels. A plan with the
- * caller's query (claims) reads through it, and its writes touch only the rows it shows (caller-rows).
+ * caller's query (claims) reads through it; writes touch only the rows the query shows (shown-rows).
  */
 
 import { relabel } from '../db/classify-error';

@@ -6,33 +6,19 @@
  */
 
 import type { Executor } from '../db/database';
-import { BadRequestError } from '../errors';
-import type {
-  CallerQuery,
-  ChildChanges,
-  ChildRow,
-  ColumnValues,
-  ExtensionValues,
-  Key,
-  RowMatch,
-  TypedFilter,
-  UpdateRows,
-} from '../plan/plan';
+import type { CallerQuery, ChildChanges, ChildRow, ColumnValues, ExtensionValues, Key, UpdateRows } from '../plan/plan';
 import type { ResourceTable, SqlResource } from '../resource';
 import { tableOf } from '../resource-levels';
 import { compileInsert } from '../sql/compile-insert';
 import { compileUpdate } from '../sql/compile-update';
 import { sqlDialect } from '../sql/dialect';
 import type { Match } from '../sql/match';
-import { lockVisibleParents, requireVisible, visibleChildren, type WrittenRow } from './caller-rows';
+import { ownParent, requireVisible, shownChildren, shownParents, type WrittenRow } from './shown-rows';
 import { chunks } from './statement-size';
-import { requireParent, selectKeys, selectRow } from './stored-rows';
+import { selectKeys, selectRow, selectRowsByKey } from './stored-rows';
 import { byKey, byLink, keyRow, linkTo, linkValues } from './table-links';
-import { keysOf, matchedValues } from './target-keys';
+import { columnFilters } from './target-keys';
 import { updateKeyedRows, updateRuns } from './update-rows';
-
-/** Parameters of one by-value UPDATE: well under every driver's limit (PostgreSQL allows 65,535). */
-const maxValueParams = 30_000;
 
 export async function executeUpdate(
   tx: Executor,
@@ -47,7 +33,7 @@ export async function executeUpdate(
     rowsAffected +=
       run.length === 1
         ? await updateParents(tx, resource, run[0] as UpdateRows, query, written)
-        : await updateKeyedRows(tx, resource, run);
+        : await updateKeyedRows(tx, resource, run, query);
   }
   for (const change of children) rowsAffected += await updateChildren(tx, resource, change, query, written);
   if (query) await requireVisible(tx, resource, query, written, 'update');
@@ -63,11 +49,13 @@ async function updateParents(
 ): Promise<number> {
   const parent = tableOf(resource, 'Parent');
   const { target } = update;
-  if (target.kind === 'filter' && target.match.by === 'values' && !target.match.keyed) {
-    return updateByValues(tx, resource, update.parent, target.filters, target.match);
+  const dialect = sqlDialect(resource.dialect);
+  if (target.kind === 'filter' && target.match.by === 'where') {
+    // the query shows every row of its one table: one UPDATE with the filter as its WHERE, atomic by itself
+    return (await tx.run(compileUpdate(dialect, parent, update.parent, [], columnFilters(resource, target.filters))))
+      .rowsAffected;
   }
-  const found = await keysOf(tx, resource, update.target, query);
-  const keys = query ? await lockVisibleParents(tx, resource, query, found) : found;
+  const keys = await shownParents(tx, resource, target, query);
   if (keys.length === 0) return 0;
   // an update may set key columns too: the row is then checked under its new key
   for (const key of query ? keys : [])
@@ -77,37 +65,12 @@ async function updateParents(
   let rowsAffected = 0;
   if (Object.keys(update.parent).length > 0) {
     for (const chunk of chunks(keys))
-      rowsAffected += (
-        await tx.run(compileUpdate(sqlDialect(resource.dialect), parent, update.parent, [byKey(parent, chunk)]))
-      ).rowsAffected;
+      rowsAffected += (await tx.run(compileUpdate(dialect, parent, update.parent, [byKey(parent, chunk)])))
+        .rowsAffected;
   }
   if (update.extensions.length === 0) return rowsAffected;
   const existing = await selectKeys(tx, resource, parent, parent.primaryKey, byKey(parent, keys));
   return rowsAffected + (await upsertExtensions(tx, resource, parent, update.extensions, existing));
-}
-
-/**
- * U2 on a table without a primary key: the rows equal to a matched row in every selected field, changed in
- * one statement, so that a row changed to equal another matched row is not matched (and counted) twice.
- */
-async function updateByValues(
-  tx: Executor,
-  resource: SqlResource,
-  values: ColumnValues,
-  filters: readonly TypedFilter[],
-  match: Extract<RowMatch, { by: 'values' }>,
-): Promise<number> {
-  const parent = tableOf(resource, 'Parent');
-  const rows = await matchedValues(tx, resource, filters, match);
-  if (rows.length === 0) return 0;
-  if (rows.length * match.columns.length > maxValueParams) {
-    throw new BadRequestError(
-      'bad_request',
-      `The filter matches ${rows.length} different ${resource.rowName} rows; ${parent.name} has no primary key, so an update by filter may match at most ${Math.floor(maxValueParams / match.columns.length)}: narrow the filter`,
-    );
-  }
-  const where = [{ columns: match.columns, keys: rows, byValue: true }];
-  return (await tx.run(compileUpdate(sqlDialect(resource.dialect), parent, values, where))).rowsAffected;
 }
 
 /** Extension fields of rows that have no extension row yet create it; updated and created rows count. */
@@ -125,13 +88,10 @@ async function upsertExtensions(
     const link = linkTo(table, owner);
     for (const chunk of chunks(ownerKeys))
       await tx.run(compileUpdate(sqlDialect(resource.dialect), table, ext.values, [byLink(link, chunk)]));
-    const present = new Set(
-      (await selectKeys(tx, resource, table, link.columns, byLink(link, ownerKeys))).map((k) =>
-        JSON.stringify(k.map(String)),
-      ),
-    );
-    for (const key of ownerKeys) {
-      if (present.has(JSON.stringify(key.map(String)))) continue;
+    // the extension rows' link values as the database compares them to the owner's keys, not by their text
+    const present = await selectRowsByKey(tx, resource, table, ownerKeys, link.columns);
+    for (const [i, key] of ownerKeys.entries()) {
+      if (present[i]) continue;
       await tx.run(
         compileInsert(sqlDialect(resource.dialect), table, {
           ...ext.values,
@@ -151,14 +111,13 @@ async function updateChildren(
   query: CallerQuery | undefined,
   written: WrittenRow[],
 ): Promise<number> {
-  const { parentKey } = change;
-  if (change.mustExist) await requireParent(tx, resource, parentKey, query);
-  else if (query && (await lockVisibleParents(tx, resource, query, [parentKey])).length === 0) return 0;
+  const parentKey = await ownParent(tx, resource, change, query);
+  if (!parentKey) return 0;
   let rowsAffected = 0;
   for (const child of change.children) {
-    const childKey = child.key as Key;
-    if (query && (await visibleChildren(tx, resource, query, parentKey, [childKey])).length === 0) continue;
-    rowsAffected += await updateChild(tx, resource, parentKey, child);
+    const [childKey] = await shownChildren(tx, resource, query, parentKey, [child.key as Key]);
+    if (!childKey) continue;
+    rowsAffected += await updateChild(tx, resource, parentKey, childKey, child);
     if (query) written.push({ parentKey, childKey });
   }
   return rowsAffected;
@@ -176,9 +135,14 @@ function tieOf(resource: SqlResource, parentKey: Key, childKey: Key): { table: R
 }
 
 /** One child of one parent (only if it is that parent's): its columns, extension rows and association columns. */
-async function updateChild(tx: Executor, resource: SqlResource, parentKey: Key, child: ChildRow): Promise<number> {
+async function updateChild(
+  tx: Executor,
+  resource: SqlResource,
+  parentKey: Key,
+  key: Key,
+  child: ChildRow,
+): Promise<number> {
   const childTable = tableOf(resource, 'Child');
-  const key = child.key as Key;
   const tie = tieOf(resource, parentKey, key);
   if (!(await selectRow(tx, resource, tie.table, tie.where))) return 0;
   let rowsAffected = 0;

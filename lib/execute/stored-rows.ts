@@ -1,19 +1,16 @@
 /**
  * Rows as the database stores them, inside the request's transaction: insert one and read it back (in the
- * same statement where the dialect returns it, else by its key), read one, find which keys exist, the parent a
- * path names, and the rows a row looks up many-to-one.
+ * same statement where the dialect returns it, else by its key), read one, find which keys exist, and the rows a
+ * row looks up many-to-one.
  */
 import type { Executor } from '../db/database';
-import { NotFoundError } from '../errors';
-import type { CallerQuery, ColumnValues, Key } from '../plan/plan';
+import type { ColumnValues, Key } from '../plan/plan';
 import type { ResourceTable, SqlResource } from '../resource';
-import { tableOf } from '../resource-levels';
 import { compileInsert } from '../sql/compile-insert';
 import { compileSelectWhere } from '../sql/compile-select';
 import { sqlDialect } from '../sql/dialect';
 import type { Match } from '../sql/match';
 import type { Value } from '../values';
-import { lockVisibleParents } from './caller-rows';
 import { chunks } from './statement-size';
 import { byKey } from './table-links';
 
@@ -92,29 +89,6 @@ export async function selectKeys(
     for (const row of rows) found.push(columns.map((c) => row[c] ?? null));
   }
   return found;
-}
-
-/**
- * A parent named in the path must exist (C3, U4, D4); returns it as stored. With the caller's query (claims), a
- * parent it does not show the caller is answered as one that does not exist.
- */
-export async function requireParent(
-  tx: Executor,
-  resource: SqlResource,
-  key: Key,
-  query?: CallerQuery,
-): Promise<StoredRow> {
-  const parent = tableOf(resource, 'Parent');
-  const row = await selectRow(tx, resource, parent, [byKey(parent, [key])]);
-  const hidden =
-    row !== undefined && query !== undefined && (await lockVisibleParents(tx, resource, query, [key])).length === 0;
-  if (!row || hidden) {
-    throw new NotFoundError(
-      'parent_not_found',
-      `${resource.name} has no ${resource.rowName} ${key.map(String).join('/')}`,
-    );
-  }
-  return row;
 }
 
 /** readLookups for many rows of `owner` at once: each looked-up row read once, in chunks of keys. */

@@ -9,7 +9,9 @@ import type { SqlResource } from '../resource';
 import { tableOf } from '../resource-levels';
 import { compileUpdateRows } from '../sql/compile-update-rows';
 import { sqlDialect } from '../sql/dialect';
+import { checksRows, shownParents } from './shown-rows';
 import { paramBytes, sizedRuns } from './statement-size';
+import { byKey } from './table-links';
 
 /**
  * U1 rows that can share a statement: by one key, parent columns only and none of the key (MySQL assigns SET
@@ -71,21 +73,31 @@ export function updateRuns(
           );
           const values = Object.values(update.parent);
           const whens = values.reduce<number>((n, v) => n + match + 12 + paramBytes(dialect, v), 0);
-          return { bytes: whens + match, params: (values.length + 1) * key.length + values.length };
+          // the key is listed twice: among the rows to update, and among the rows the query shows
+          return { bytes: whens + 2 * match, params: (values.length + 2) * key.length + values.length };
         }),
   );
 }
 
 const keyOf = (update: UpdateRows): Key => (update.target.kind === 'keys' ? (update.target.keys[0] ?? []) : []);
 
-/** Batchable updates of different rows setting the same columns: one statement, each row matched once. */
+/**
+ * Batchable updates of different rows setting the same columns: one statement, each row matched once, and only
+ * the rows the query shows (asked first, with the rows locked, unless it shows every row of its table).
+ */
 export async function updateKeyedRows(
   tx: Executor,
   resource: SqlResource,
   run: readonly UpdateRows[],
+  query: CallerQuery | undefined,
 ): Promise<number> {
   const parent = tableOf(resource, 'Parent');
   const rows = run.map((update) => ({ key: keyOf(update), values: update.parent }));
-  const statement = compileUpdateRows(sqlDialect(resource.dialect), parent, parent.primaryKey, rows);
+  const shown = checksRows(resource, query)
+    ? await shownParents(tx, resource, { kind: 'keys', keys: rows.map((row) => row.key) }, query)
+    : undefined;
+  if (shown?.length === 0) return 0;
+  const only = shown ? [byKey(parent, shown)] : [];
+  const statement = compileUpdateRows(sqlDialect(resource.dialect), parent, parent.primaryKey, rows, only);
   return (await tx.run(statement)).rowsAffected;
 }

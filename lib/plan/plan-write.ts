@@ -168,12 +168,6 @@ function planFormUpdate(resource: SqlResource, input: WriteInput): WritePlan {
     throw new BadRequestError('bad_body', 'PUT needs a body: form fields with the new values, or XML/JSON rows');
   const split = splitRow(resource, row.values);
   const target = targetOf(resource, input, 'update');
-  if (target.kind === 'filter' && target.match.by === 'values' && !target.match.keyed && split.extensions.length > 0) {
-    throw new BadRequestError(
-      'bad_request',
-      `Resource ${resource.name} cannot update ${split.extensions.map((e) => e.table).join(', ')} fields by filter: table ${tableOf(resource, 'Parent').name} has no primary key to find those rows by`,
-    );
-  }
   return { kind: 'update', updates: [{ target, parent: split.values, extensions: split.extensions }], children: [] };
 }
 
@@ -217,12 +211,27 @@ function targetOf(resource: SqlResource, input: WriteInput, what: 'update' | 'de
 }
 
 /**
- * U2 and D2 need no key in the query. Without one, the matched rows are found by the values of the fields
- * the query selects from the Parent table (JSON values have no equality, so they are left out).
+ * U2 and D2 need no key in the query. A query that shows every row of its one table writes by the filter itself.
+ * Otherwise the rows are found by the key the query selects or, without one, by the values of the fields it selects
+ * from the Parent table (JSON values have no equality, so they are left out), then by the table's own key: without
+ * one, a row the query hides could not be told from a row it shows.
  */
 function rowMatchOf(resource: SqlResource, what: 'update' | 'delete'): RowMatch {
+  if (resource.showsEveryRow && !resource.claimQuery) return { by: 'where' };
   const parent = tableOf(resource, 'Parent');
   if (keyLabels(resource, parent)) return { by: 'key' };
+  if (resource.kind !== 'flat') {
+    throw new BadRequestError(
+      'bad_request',
+      `Resource ${resource.name} cannot ${what} rows by filter: its query does not select the primary key of ${parent.name}, which a hierarchical resource needs to tell the rows it shows from those it hides`,
+    );
+  }
+  if (parent.primaryKey.length === 0) {
+    throw new BadRequestError(
+      'bad_request',
+      `Resource ${resource.name} cannot ${what} rows by filter: table ${parent.name} has no primary key, and the query does not show every row of it, so the rows it shows cannot be told from those it hides`,
+    );
+  }
   const fields = resource.fields.filter(
     (f) => f.table === parent.name && f.column !== null && !/^json/i.test(f.dbType),
   );
@@ -232,18 +241,7 @@ function rowMatchOf(resource: SqlResource, what: 'update' | 'delete'): RowMatch 
       `Resource ${resource.name} cannot ${what} rows by filter: its query selects neither the primary key of ${parent.name} nor any column of it to find the rows by`,
     );
   }
-  const keyed = parent.primaryKey.length > 0;
-  if (!keyed && what === 'delete' && (resource.kind !== 'flat' || ownsExtensions(resource))) {
-    throw new BadRequestError(
-      'bad_request',
-      `Resource ${resource.name} cannot delete rows by filter: table ${parent.name} has no primary key to find the rows of its other tables by`,
-    );
-  }
-  return { by: 'values', labels: fields.map((f) => f.label), columns: fields.map((f) => f.column as string), keyed };
-}
-
-function ownsExtensions(resource: SqlResource): boolean {
-  return Object.values(resource.tables).some((t) => t.role === 'ParentExtension' && !t.lookup);
+  return { by: 'values', labels: fields.map((f) => f.label), columns: fields.map((f) => f.column as string) };
 }
 
 /** D1: a row to delete is identified by its key attributes; other known attributes are ignored. */

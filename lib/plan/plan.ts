@@ -28,12 +28,19 @@ export interface SelectSpec {
   /** Labels to return; all when absent. */
   readonly columns?: readonly string[];
   readonly distinct?: boolean;
+  /** With `columns`: one row per distinct combination of their values, with how many rows hold it. */
+  readonly count?: boolean;
   readonly filters: readonly TypedFilter[];
   /** Only the rows whose `labels` equal one of `keys` (which rows of a write the caller's query shows). */
   readonly keys?: { readonly labels: readonly string[]; readonly keys: readonly (readonly Value[])[] };
   readonly orderBy: readonly string[];
   readonly limit?: number;
   readonly offset?: number;
+  /**
+   * Inside a write's transaction: read the rows as committed now, not as a snapshot taken earlier in the
+   * transaction, so a check made after rows were locked sees what the write will change.
+   */
+  readonly current?: boolean;
 }
 
 /** Column → value of one table row. */
@@ -49,18 +56,15 @@ export interface ExtensionValues {
 export type Key = readonly Value[];
 
 /**
- * How the Parent rows that a filter matched are found in the Parent table: by the key the query selects,
- * or, when it selects none, by the values of every field the query selects from the Parent table. `keyed`: the
- * table has a primary key, so those values are first turned into keys; without one, rows are written by value.
+ * How the Parent rows that a filter matched are found in the Parent table. `where`: the query shows every row of
+ * its one table, so the filter itself, on the table's columns, is the WHERE of one UPDATE or DELETE. `key`: by the
+ * key the query selects. `values`: the query selects no key, so by the values of every field it selects from the
+ * Parent table, turned into the table's keys.
  */
 export type RowMatch =
+  | { readonly by: 'where' }
   | { readonly by: 'key' }
-  | {
-      readonly by: 'values';
-      readonly labels: readonly string[];
-      readonly columns: readonly string[];
-      readonly keyed: boolean;
-    };
+  | { readonly by: 'values'; readonly labels: readonly string[]; readonly columns: readonly string[] };
 
 /** Which parent rows a write addresses: listed keys, or the rows a filter matches (U2, D2). */
 export type Target =

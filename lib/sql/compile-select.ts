@@ -3,26 +3,30 @@
  * labels: labels, a WHERE clause, an ORDER BY clause), and the rows of one table that match every Match. A query
  * with claims binds the caller's values in place of its placeholders, as its first parameters. Pure.
  */
-import type { CallerQuery, SelectSpec, TypedFilter } from '../plan/plan';
+import type { CallerQuery, SelectSpec } from '../plan/plan';
 import type { ResourceTable } from '../resource';
 import type { CompiledQuery } from './compiled-query';
 import type { SqlDialect } from './dialect';
+import { filterCondition } from './filter-condition';
 import { type Match, whereClause } from './match';
 import { ParamList } from './param-list';
 
-const operators = { eq: '=', ne: '<>', lt: '<', le: '<=', gt: '>', ge: '>=' } as const;
+/** The label of the row count of a SelectSpec with `count`. */
+export const countLabel = '_rrs_count';
 
 export function compileSelect(dialect: SqlDialect, query: string | CallerQuery, spec: SelectSpec): CompiledQuery {
   const params = new ParamList(dialect);
   const column = (label: string) => `_r.${dialect.quoteIdentifier(label)}`;
   const list = spec.columns ? spec.columns.map(column).join(', ') : '*';
-  const from = queryText(params, query);
-  const where = spec.filters.map((f) => condition(f, column(f.label), params));
+  const counted = spec.count && spec.columns ? `, COUNT(*) AS ${dialect.quoteIdentifier(countLabel)}` : '';
+  const from = spec.current ? dialect.currentRead(queryText(params, query)) : queryText(params, query);
+  const where = spec.filters.map((f) => filterCondition(f, column(f.label), params));
   // the derived table is the only table of the FROM clause, so its labels need no `_r.` here
   if (spec.keys) where.push(whereClause(params, [{ columns: spec.keys.labels, keys: spec.keys.keys }]));
   const text = [
-    `SELECT ${spec.distinct ? 'DISTINCT ' : ''}${list} FROM (${from}) AS _r`,
+    `SELECT ${spec.distinct ? 'DISTINCT ' : ''}${list}${counted} FROM (${from}) AS _r`,
     where.length ? ` WHERE ${where.join(' AND ')}` : '',
+    counted ? ` GROUP BY ${list}` : '',
     spec.orderBy.length ? ` ORDER BY ${spec.orderBy.map(column).join(', ')}` : '',
     dialect.paging(
       spec.limit === undefined ? undefined : params.add(spec.limit),
@@ -36,21 +40,6 @@ export function compileSelect(dialect: SqlDialect, query: string | CallerQuery, 
 function queryText(params: ParamList, query: string | CallerQuery): string {
   if (typeof query === 'string') return query;
   return query.parts.map((part, i) => (i === 0 ? part : `${params.add(query.values[i - 1] ?? null)}${part}`)).join('');
-}
-
-function condition(filter: TypedFilter, target: string, params: ParamList): string {
-  switch (filter.op) {
-    case 'null':
-      return `${target} IS NULL`;
-    case 'notnull':
-      return `${target} IS NOT NULL`;
-    case 'like':
-      return params.dialect.like(target, filter.text, params.add(filter.value));
-    case 'in':
-      return `${target} IN (${filter.values.map((v) => params.add(v)).join(', ')})`;
-    default:
-      return `${target} ${operators[filter.op]} ${params.add(filter.value)}`;
-  }
 }
 
 /**

@@ -2,13 +2,13 @@
  * UPDATE of many rows of one table by key in one statement, each row to values of its own: every column set is
  * `CASE WHEN <key of row 1> THEN <its value> ... ELSE <the column> END`, over the rows whose key is listed. Plain
  * SQL that PostgreSQL and MySQL read alike; the ELSE gives the CASE the column's type, so PostgreSQL reads every
- * parameter in it. The keys must differ (each row is matched once). Pure.
+ * parameter in it. The keys must differ (each row is matched once); `only` narrows the rows further. Pure.
  */
 import type { ColumnValues, Key } from '../plan/plan';
 import type { ResourceTable } from '../resource';
 import type { CompiledQuery } from './compiled-query';
 import type { SqlDialect } from './dialect';
-import { whereClause } from './match';
+import { type Match, whereClause } from './match';
 import { ParamList } from './param-list';
 
 export interface KeyedValues {
@@ -21,6 +21,7 @@ export function compileUpdateRows(
   table: Pick<ResourceTable, 'schema' | 'table'>,
   keyColumns: readonly string[],
   rows: readonly KeyedValues[],
+  only: readonly Match[] = [],
 ): CompiledQuery {
   const columns = Object.keys(rows[0]?.values ?? {});
   if (columns.length === 0 || keyColumns.length === 0) throw new Error('compileUpdateRows needs columns and a key');
@@ -34,6 +35,6 @@ export function compileUpdateRows(
     });
     return `${col} = CASE ${whens.join(' ')} ELSE ${col} END`;
   });
-  const where = whereClause(params, [{ columns: keyColumns, keys: rows.map((r) => r.key) }]);
+  const where = whereClause(params, [{ columns: keyColumns, keys: rows.map((r) => r.key) }, ...only]);
   return params.compile(`UPDATE ${dialect.quoteTable(table)} SET ${set.join(', ')} WHERE ${where}`);
 }

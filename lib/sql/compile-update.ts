@@ -1,9 +1,9 @@
-/** UPDATE of the rows of one table that match every Match. Values are always parameters. Pure. */
+/** UPDATE of the rows of one table that match every Match and column filter. Values are always parameters. Pure. */
 import type { ColumnValues } from '../plan/plan';
 import type { ResourceTable } from '../resource';
 import type { CompiledQuery } from './compiled-query';
 import type { SqlDialect } from './dialect';
-import { type Match, whereClause } from './match';
+import { type ColumnFilter, type Match, whereClause } from './match';
 import { ParamList } from './param-list';
 
 export function compileUpdate(
@@ -11,10 +11,11 @@ export function compileUpdate(
   table: Pick<ResourceTable, 'schema' | 'table'>,
   values: ColumnValues,
   where: readonly Match[],
+  filters: readonly ColumnFilter[] = [],
 ): CompiledQuery {
   const params = new ParamList(dialect);
   const set = Object.keys(values)
     .map((c) => `${dialect.quoteIdentifier(c)} = ${params.add(values[c] ?? null)}`)
     .join(', ');
-  return params.compile(`UPDATE ${dialect.quoteTable(table)} SET ${set} WHERE ${whereClause(params, where)}`);
+  return params.compile(`UPDATE ${dialect.quoteTable(table)} SET ${set} WHERE ${whereClause(params, where, filters)}`);
 }

@@ -42,6 +42,14 @@ export class SqlDialect {
     return `${limit !== undefined ? ` LIMIT ${limit}` : ''}${offset !== undefined ? ` OFFSET ${offset}` : ''}`;
   }
 
+  /**
+   * A query that reads its rows as committed now, inside a write's transaction. PostgreSQL (READ COMMITTED) gives
+   * every statement a fresh snapshot, so the query is run as it is.
+   */
+  currentRead(query: string): string {
+    return query;
+  }
+
   /** The rest of an INSERT that gives no column: every column takes its default. */
   readonly insertDefaults: string = 'DEFAULT VALUES';
 
@@ -74,6 +82,15 @@ export class MysqlDialect extends SqlDialect {
   /** mysql2 binds a bigint unquoted with every digit, and booleans as the 1 and 0 of tinyint(1). */
   override toParam(value: Value): Value {
     return typeof value === 'boolean' ? (value ? 1 : 0) : value;
+  }
+
+  /**
+   * InnoDB reads a transaction's first snapshot in a plain SELECT (REPEATABLE READ), and a locking clause outside a
+   * derived table does not reach the tables inside it: the query itself takes LOCK IN SHARE MODE (on its own line,
+   * after any trailing comment), so it reads the rows as committed now and keeps them until the write commits.
+   */
+  override currentRead(query: string): string {
+    return `${query}\nLOCK IN SHARE MODE`;
   }
 
   /** MySQL's LIKE escape character is already the backslash, and it compares numbers as text. */

@@ -1,9 +1,11 @@
 /**
  * Which rows of a table a statement touches: rows whose columns equal one of a list of keys, ANDed over every
- * Match of a WHERE. `byValue`: the values are a row's field values rather than a key, so NULL matches NULL
+ * Match of a WHERE, and filters on its columns. `byValue`: the values are a row's field values rather than a key, so NULL matches NULL
  * (rows found without a key). Pure.
  */
+import type { TypedFilter } from '../plan/plan';
 import type { Value } from '../values';
+import { filterCondition } from './filter-condition';
 import type { ParamList } from './param-list';
 
 export interface Match {
@@ -12,8 +14,22 @@ export interface Match {
   readonly byValue?: boolean;
 }
 
-export function whereClause(params: ParamList, where: readonly Match[]): string {
-  return where.map((m) => (m.byValue ? valuesCondition : keyCondition)(params, m.columns, m.keys)).join(' AND ');
+/** A filter of the query grammar on a column of the table a statement writes. */
+export interface ColumnFilter {
+  readonly column: string;
+  readonly filter: TypedFilter;
+}
+
+/**
+ * Every Match, then every column filter, ANDed. A statement always has one: an UPDATE or DELETE without a WHERE
+ * would write the whole table, so none is ever compiled.
+ */
+export function whereClause(params: ParamList, where: readonly Match[], filters: readonly ColumnFilter[] = []): string {
+  if (where.length === 0 && filters.length === 0) throw new Error('A statement without a condition is never compiled');
+  return [
+    ...where.map((m) => (m.byValue ? valuesCondition : keyCondition)(params, m.columns, m.keys)),
+    ...filters.map((f) => filterCondition(f.filter, params.dialect.quoteIdentifier(f.column), params)),
+  ].join(' AND ');
 }
 
 /** `col = $1 AND col2 = $2` for one key, or `(a, b) IN ((..), (..))` / `a IN (..)` for several. */

@@ -7,7 +7,8 @@
 import path from 'node:path';
 import { config } from '../../lib/config';
 import { validateDefinition } from '../../lib/definitions/validate-definitions';
-import { startAuth, type TestAuth } from '../support/auth';
+import { signInOff, startAuth, type TestAuth } from '../support/auth';
+import { callWithToken } from '../support/call-with-token';
 import { type TestDatabase, targets } from '../support/databases';
 import { invoke, useService } from '../support/service';
 
@@ -65,12 +66,7 @@ describe.each(targets())('rows per caller on $name', (target) => {
     for (const statement of data) await db.exec(statement);
   });
   afterAll(async () => {
-    await useService({
-      AUTH_ISSUER: undefined,
-      AUTH_AUDIENCE: undefined,
-      AUTH_JWKS_URL: undefined,
-      PRIVILEGES: undefined,
-    });
+    await useService(signInOff);
     await db?.drop();
     await auth?.close();
   });
@@ -81,26 +77,8 @@ describe.each(targets())('rows per caller on $name', (target) => {
   };
 
   /** A request as `who` (a name in claimsOf, or the claims themselves), JSON in and out. */
-  async function call(who: string | Record<string, unknown>, method: string, url: string, body?: unknown) {
-    const claims = typeof who === 'string' ? claimsOf[who] : who;
-    const token = await auth.token({ roles: ['writer'], ...claims });
-    const [p, query] = url.split('?');
-    const form = typeof body === 'string';
-    const reply = await invoke({
-      method,
-      path: p as string,
-      query: query ?? '',
-      headers: {
-        authorization: `Bearer ${token}`,
-        accept: 'application/json',
-        ...(body === undefined
-          ? {}
-          : { 'content-type': form ? 'application/x-www-form-urlencoded' : 'application/json' }),
-      },
-      body: body === undefined ? undefined : form ? body : JSON.stringify(body),
-    });
-    return { status: reply.status, body: reply.body, json: () => JSON.parse(reply.body) as Row };
-  }
+  const call = (who: string | Record<string, unknown>, method: string, url: string, body?: unknown) =>
+    callWithToken(auth, (typeof who === 'string' ? claimsOf[who] : who) ?? {}, method, url, body);
 
   const names = async (who: string, url = '/res/MyProjects') =>
     ((await call(who, 'GET', url)).json().projects as Row[]).map((p) => p.name);
@@ -179,12 +157,7 @@ describe.each(targets())('rows per caller on $name', (target) => {
     });
 
     it('without sign-in, a resource with claims answers every request with 403 claim_missing', async () => {
-      await useService({
-        AUTH_ISSUER: undefined,
-        AUTH_AUDIENCE: undefined,
-        AUTH_JWKS_URL: undefined,
-        PRIVILEGES: undefined,
-      });
+      await useService(signInOff);
       try {
         const reply = await invoke({
           method: 'GET',
@@ -375,12 +348,7 @@ describe.each(targets())('rows per caller on $name', (target) => {
       expect((await validateDefinition(config(), 'TenantProjects')).detail).toBe(
         'flat, 4 fields; rows per caller by the claims org.tenant, cognito:username',
       );
-      await useService({
-        AUTH_ISSUER: undefined,
-        AUTH_AUDIENCE: undefined,
-        AUTH_JWKS_URL: undefined,
-        PRIVILEGES: undefined,
-      });
+      await useService(signInOff);
       try {
         expect(await validateDefinition(config(), 'MyProjects')).toEqual({
           name: 'MyProjects',

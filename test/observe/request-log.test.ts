@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { handler as readHandler } from '../../handlers/read';
 import { forgetPrivileges } from '../../lib/auth/privileges-store';
-import { startAuth, type TestAuth } from '../support/auth';
+import { signInOff, startAuth, type TestAuth } from '../support/auth';
 import { targets } from '../support/databases';
 import { useFixture } from '../support/fixture';
 import { invoke, type Reply, testDefinitions, useService } from '../support/service';
@@ -216,12 +216,7 @@ describe('with sign-in on', () => {
     });
   });
   afterAll(async () => {
-    await useService({
-      AUTH_ISSUER: undefined,
-      AUTH_AUDIENCE: undefined,
-      AUTH_JWKS_URL: undefined,
-      PRIVILEGES: undefined,
-    });
+    await useService(signInOff);
     forgetPrivileges();
     await auth.close();
     rmSync(dir, { recursive: true, force: true });

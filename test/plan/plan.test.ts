@@ -30,8 +30,16 @@ const logMatch = {
   by: 'values',
   labels: ['message', 'at', 'raw', 'level'],
   columns: ['message', 'at', 'raw', 'level'],
-  keyed: true,
 } as const;
+
+/** Log whose query reads its one table with no condition (every row shown): its own filters find the rows. */
+const wholeLog = (dialect: Dialect): SqlResource => ({ ...logResource(dialect), showsEveryRow: true });
+
+/** Log on a table without a primary key, whose query does not show every row of it. */
+function keylessLog(dialect: Dialect): SqlResource {
+  const log = logResource(dialect);
+  return { ...log, tables: { log: { ...(log.tables.log as ResourceTable), primaryKey: [] } } };
+}
 
 /** Book whose extension is a publisher that book looks up many-to-one (D4). */
 function lookupResource(dialect: Dialect): SqlResource {
@@ -585,6 +593,37 @@ const writes: { name: string; resource: Make; input: WriteInput; plan: WritePlan
     },
   },
   {
+    name: 'D2 on a resource that shows every row of its table: the filter is the WHERE of its statement',
+    resource: wholeLog,
+    input: { op: 'delete', pathKeys: [], filters: [{ name: 'level', op: 'gt', value: '3' }] },
+    plan: {
+      kind: 'delete',
+      children: [],
+      target: { kind: 'filter', filters: [{ label: 'level', op: 'gt', value: 3n }], match: { by: 'where' } },
+    },
+  },
+  {
+    name: 'U2 on a table without a primary key that shows every row of it: the filter is the WHERE',
+    resource: (dialect) => ({ ...keylessLog(dialect), showsEveryRow: true }),
+    input: {
+      op: 'update',
+      pathKeys: [],
+      filters: [{ name: 'level', op: 'eq', value: '1' }],
+      ...form({ message: 'm' }),
+    },
+    plan: {
+      kind: 'update',
+      children: [],
+      updates: [
+        {
+          target: { kind: 'filter', filters: [{ label: 'level', op: 'eq', value: 1n }], match: { by: 'where' } },
+          parent: { message: 'm' },
+          extensions: [],
+        },
+      ],
+    },
+  },
+  {
     name: 'D3: the row of the path key',
     resource: bookResource,
     input: { op: 'delete', pathKeys: ['9'], filters: [] },
@@ -801,6 +840,21 @@ const badWrites: { name: string; resource: Make; input: WriteInput; error: Expec
       message: 'Refusing to update every row of shop.Book: give a key in the path, query filters, or rows in the body',
     },
   },
+  ...(['update', 'delete'] as const).map((op) => ({
+    name: `${op} by filter on a table without a primary key whose query does not show every row of it`,
+    resource: keylessLog,
+    input: {
+      op,
+      pathKeys: [],
+      filters: [{ name: 'level', op: 'eq' as const, value: '1' }],
+      ...(op === 'update' ? form({ message: 'm' }) : {}),
+    },
+    error: {
+      status: 400,
+      code: 'bad_request',
+      message: `Resource Log cannot ${op} rows by filter: table log has no primary key, and the query does not show every row of it, so the rows it shows cannot be told from those it hides`,
+    },
+  })),
   {
     name: 'U2 with a filter on a computed field',
     resource: bookResource,

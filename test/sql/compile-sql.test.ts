@@ -16,6 +16,7 @@ import { compileSelect, compileSelectWhere } from '../../lib/sql/compile-select'
 import { compileUpdate } from '../../lib/sql/compile-update';
 import type { CompiledQuery } from '../../lib/sql/compiled-query';
 import { sqlDialect } from '../../lib/sql/dialect';
+import type { ColumnFilter } from '../../lib/sql/match';
 import type { Value } from '../../lib/values';
 import { type TestDatabase, targets } from '../support/databases';
 
@@ -30,6 +31,7 @@ type Input =
       readonly values: ColumnValues;
       readonly keyColumns: readonly string[];
       readonly keys: readonly (readonly Value[])[];
+      readonly filters?: readonly ColumnFilter[];
     }
   | {
       readonly kind: 'delete';
@@ -37,6 +39,7 @@ type Input =
       readonly keyColumns: readonly string[];
       readonly keys: readonly (readonly Value[])[];
       readonly byValue?: boolean;
+      readonly filters?: readonly ColumnFilter[];
     }
   | {
       readonly kind: 'selectByKey';
@@ -44,7 +47,12 @@ type Input =
       readonly columns: readonly string[] | '*';
       readonly keyColumns: readonly string[];
       readonly keys: readonly (readonly Value[])[];
+      readonly lock?: boolean;
     };
+
+/** Key matches of a case; none when it gives no key columns (a statement by column filters alone). */
+const matches = (input: { keyColumns: readonly string[]; keys: readonly (readonly Value[])[]; byValue?: boolean }) =>
+  input.keyColumns.length === 0 ? [] : [{ columns: input.keyColumns, keys: input.keys, byValue: input.byValue }];
 
 /** `schemaOf` maps a schema name of a case to the one the statement runs in (a test database's own, on MySQL). */
 function compile(name: Dialect, input: Input, readQuery = query, schemaOf = (schema: string) => schema): CompiledQuery {
@@ -56,15 +64,17 @@ function compile(name: Dialect, input: Input, readQuery = query, schemaOf = (sch
     case 'insert':
       return compileInsert(dialect, at(input.table), input.values);
     case 'update':
-      return compileUpdate(dialect, at(input.table), input.values, [{ columns: input.keyColumns, keys: input.keys }]);
+      return compileUpdate(dialect, at(input.table), input.values, matches(input), input.filters);
     case 'delete':
-      return compileDelete(dialect, at(input.table), [
-        { columns: input.keyColumns, keys: input.keys, byValue: input.byValue },
-      ]);
+      return compileDelete(dialect, at(input.table), matches(input), input.filters);
     case 'selectByKey':
-      return compileSelectWhere(dialect, at(input.table), input.columns, [
-        { columns: input.keyColumns, keys: input.keys },
-      ]);
+      return compileSelectWhere(
+        dialect,
+        at(input.table),
+        input.columns,
+        [{ columns: input.keyColumns, keys: input.keys }],
+        input.lock,
+      );
   }
 }
 
@@ -265,6 +275,45 @@ const cases: { name: string; input: Input; postgres: CompiledQuery; mysql: Compi
     mysql: { text: `SELECT _r.\`id\` ${from}`, params: [] },
   },
   {
+    name: 'as committed now: MySQL locks what the query reads, inside it, on a line of its own',
+    input: {
+      kind: 'select',
+      spec: {
+        columns: ['id'],
+        distinct: true,
+        filters: [],
+        orderBy: [],
+        keys: { labels: ['id'], keys: [[7n]] },
+        current: true,
+      },
+    },
+    postgres: { text: `SELECT DISTINCT _r."id" ${from} WHERE "id" = $1`, params: ['7'] },
+    mysql: {
+      text: `SELECT DISTINCT _r.\`id\` FROM (${query}\nLOCK IN SHARE MODE) AS _r WHERE \`id\` = ?`,
+      params: [7n],
+    },
+  },
+  {
+    name: 'rows counted per distinct value',
+    input: {
+      kind: 'select',
+      spec: {
+        columns: ['title', 'price'],
+        count: true,
+        filters: [{ label: 'price', op: 'gt', value: '1' }],
+        orderBy: [],
+      },
+    },
+    postgres: {
+      text: `SELECT _r."title", _r."price", COUNT(*) AS "_rrs_count" ${from} WHERE _r."price" > $1 GROUP BY _r."title", _r."price"`,
+      params: ['1'],
+    },
+    mysql: {
+      text: `SELECT _r.\`title\`, _r.\`price\`, COUNT(*) AS \`_rrs_count\` ${from} WHERE _r.\`price\` > ? GROUP BY _r.\`title\`, _r.\`price\``,
+      params: ['1'],
+    },
+  },
+  {
     name: 'labels with embedded quote characters are quoted by doubling',
     input: {
       kind: 'select',
@@ -394,6 +443,42 @@ const cases: { name: string; input: Input; postgres: CompiledQuery; mysql: Compi
     },
   },
 
+  // UPDATE and DELETE by filters on the table's columns (a query that shows every row of its table).
+  {
+    name: 'update by column filters alone',
+    input: {
+      kind: 'update',
+      table: book,
+      values: { price: '1' },
+      keyColumns: [],
+      keys: [],
+      filters: [
+        { column: 'title', filter: { label: 'name', op: 'like', value: 'A%', text: false } },
+        { column: 'price', filter: { label: 'cost', op: 'in', values: ['2', '3'] } },
+      ],
+    },
+    postgres: {
+      text: `UPDATE "shop"."book" SET "price" = $1 WHERE "title" LIKE $2 ESCAPE '\\' AND "price" IN ($3, $4)`,
+      params: ['1', 'A%', '2', '3'],
+    },
+    mysql: {
+      text: 'UPDATE `shop`.`book` SET `price` = ? WHERE `title` LIKE ? AND `price` IN (?, ?)',
+      params: ['1', 'A%', '2', '3'],
+    },
+  },
+  {
+    name: 'delete by a key and a column filter',
+    input: {
+      kind: 'delete',
+      table: book,
+      keyColumns: ['book_id'],
+      keys: [['7']],
+      filters: [{ column: 'published_on', filter: { label: 'published', op: 'null' } }],
+    },
+    postgres: { text: 'DELETE FROM "shop"."book" WHERE "book_id" = $1 AND "published_on" IS NULL', params: ['7'] },
+    mysql: { text: 'DELETE FROM `shop`.`book` WHERE `book_id` = ? AND `published_on` IS NULL', params: ['7'] },
+  },
+
   // DELETE by key.
   {
     name: 'delete by one key',
@@ -461,6 +546,19 @@ const cases: { name: string; input: Input; postgres: CompiledQuery; mysql: Compi
     input: { kind: 'selectByKey', table: book, columns: '*', keyColumns: ['book_id'], keys: [[10n], [11n]] },
     postgres: { text: 'SELECT * FROM "shop"."book" WHERE "book_id" IN ($1, $2)', params: ['10', '11'] },
     mysql: { text: 'SELECT * FROM `shop`.`book` WHERE `book_id` IN (?, ?)', params: [10n, 11n] },
+  },
+  {
+    name: 'select by key, locked until the transaction ends',
+    input: {
+      kind: 'selectByKey',
+      table: book,
+      columns: ['book_id'],
+      keyColumns: ['book_id'],
+      keys: [[10n]],
+      lock: true,
+    },
+    postgres: { text: 'SELECT "book_id" FROM "shop"."book" WHERE "book_id" = $1 FOR UPDATE', params: ['10'] },
+    mysql: { text: 'SELECT `book_id` FROM `shop`.`book` WHERE `book_id` = ? FOR UPDATE', params: [10n] },
   },
   {
     name: 'select by compound key, listed columns',

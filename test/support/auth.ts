@@ -9,6 +9,14 @@ import type { AddressInfo } from 'node:net';
 import { exportJWK, generateKeyPair, type JWK, type JWTPayload, SignJWT } from 'jose';
 
 export const testIssuer = 'https://issuer.test/';
+
+/** The service's environment with sign-in turned off again (for useService after a test with sign-in). */
+export const signInOff = {
+  AUTH_ISSUER: undefined,
+  AUTH_AUDIENCE: undefined,
+  AUTH_JWKS_URL: undefined,
+  PRIVILEGES: undefined,
+} as const;
 export const testAudience = 'rrs-test';
 
 type SigningKey = Awaited<ReturnType<typeof generateKeyPair>>['privateKey'];
