@@ -142,7 +142,7 @@ describe('a failure', () => {
 
   it('400 as text keeps its exact wording (the sentinel is in the body, never in the log)', async () => {
     const reply = await invoke({ method: 'GET', path: '/res/Item', query: `price=${sentinel}` });
-    expect(reply.body).toBe(`Could not convert price value ${sentinel} to number`);
+    expect(reply.body).toBe(`Could not convert price value "${sentinel}" to number`);
     output.clear();
   });
 
