@@ -11,6 +11,10 @@ interface FieldOptions {
   readonly primaryKey?: boolean;
   readonly generated?: boolean;
   readonly readOnly?: boolean;
+  /** NULL allowed; by default every column but a key's. */
+  readonly nullable?: boolean;
+  /** An insert may leave it out; by default only a generated column. */
+  readonly hasDefault?: boolean;
   readonly dbType?: string;
   /** What the column holds; none by default, as for a column the catalog sets no limit on. */
   readonly limits?: ValueLimits;
@@ -33,7 +37,8 @@ export function field(
     primaryKey: options.primaryKey ?? false,
     generated: options.generated ?? false,
     readOnly: options.readOnly ?? table === null,
-    nullable: !(options.primaryKey ?? false),
+    nullable: options.nullable ?? !(options.primaryKey ?? false),
+    hasDefault: options.hasDefault ?? options.generated ?? false,
     ...(options.limits ? { limits: options.limits } : {}),
   };
 }
@@ -45,7 +50,7 @@ export function table(
   links: ResourceTable['links'] = [],
   generatedColumns: readonly string[] = [],
 ): ResourceTable {
-  return { name, schema: 'shop', table: name, role, primaryKey, generatedColumns, links };
+  return { name, schema: 'shop', table: name, role, primaryKey, generatedColumns, uniqueKeys: [], links };
 }
 
 function resource(
