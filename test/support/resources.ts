@@ -166,6 +166,48 @@ export function languageResource(dialect: Dialect): SqlResource {
   );
 }
 
+/**
+ * One-to-many: Parent `person` (id generated, labelled person_id; email NOT NULL without a default; secret NOT NULL
+ * with one; nick may be NULL), ParentExtension `profile` (bio NOT NULL without a default), Child `task` (id
+ * generated, labelled task_id; person_id, labelled owner, its link to person; title NOT NULL without a default).
+ * Both person and task have a column `id`.
+ */
+export function personTasksResource(dialect: Dialect): SqlResource {
+  const required = { nullable: false, hasDefault: false };
+  const toPerson = [{ columns: ['person_id'], target: 'person', references: ['id'] }];
+  return resource(
+    dialect,
+    'PersonTasks',
+    'one-to-many',
+    [
+      {
+        ...table('person', 'Parent', ['id'], [], ['id']),
+        uniqueKeys: [
+          { name: 'person_pkey', columns: ['id'] },
+          { name: 'person_email_key', columns: ['email'] },
+        ],
+      },
+      table('profile', 'ParentExtension', ['person_id'], toPerson),
+      {
+        ...table('task', 'Child', ['id'], toPerson, ['id']),
+        uniqueKeys: [{ name: 'task_title_uq', columns: ['person_id', 'title'] }],
+      },
+    ],
+    [
+      field('person_id', 'integer', 'person', 'id', { primaryKey: true, generated: true }),
+      field('email', 'string', 'person', 'email', required),
+      field('secret', 'string', 'person', 'secret', { nullable: false, hasDefault: true }),
+      field('nick', 'string', 'person', 'nick'),
+      field('bio', 'string', 'profile', 'bio', required),
+      field('motto', 'string', 'profile', 'motto'),
+      field('task_id', 'integer', 'task', 'id', { primaryKey: true, generated: true }),
+      field('owner', 'integer', 'task', 'person_id', required),
+      field('title', 'string', 'task', 'title', required),
+    ],
+    { rowName: 'person', collectionName: 'persons', childRowName: 'task', childCollectionName: 'tasks' },
+  );
+}
+
 /** Runs `fn`, which must throw, and returns what it threw. */
 export function thrownBy(fn: () => unknown): unknown {
   try {
