@@ -153,7 +153,11 @@ export class DatabaseError extends ServiceError {
 /** The error catalog (docs/errors.md shows it): every code the service can answer with. */
 export const errorCatalog: readonly { code: string; status: number; when: string }[] = [
   { code: 'bad_parameter', status: 400, when: 'a query parameter is unknown, repeated, read-only or malformed' },
-  { code: 'bad_value', status: 400, when: "a value does not convert to its field's type" },
+  {
+    code: 'bad_value',
+    status: 400,
+    when: "a value does not convert to its field's type, a required field is missing or null, or the database refused a value (NOT NULL, CHECK)",
+  },
   { code: 'bad_path_key', status: 400, when: 'the path key has the wrong number of segments or does not convert' },
   { code: 'bad_body', status: 400, when: 'the body is malformed, empty, or names an unknown element or field' },
   { code: 'missing_key', status: 400, when: 'a row to update or delete lacks its full primary key' },
