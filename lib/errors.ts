@@ -77,7 +77,45 @@ export class MethodNotAllowedError extends ServiceError {
 /** 406 and 415: content negotiation failed, before the resource was loaded. */
 export class NegotiationError extends ServiceError {}
 
-/** 409: a unique or foreign-key violation. */
+/**
+ * What a write broke, in the database's own names and never with a value: the kind of constraint, its name, and
+ * the table and columns it is about. lib/db reads it from the driver's error; lib/execute says it in the
+ * resource's labels.
+ */
+export interface ConstraintViolation {
+  readonly kind: 'unique' | 'foreign_key' | 'not_null' | 'check';
+  /** The constraint's (or unique index's) name, when the database gives it. */
+  readonly constraint?: string;
+  /** The table the columns belong to; `schema` is the database on MySQL. */
+  readonly table?: { readonly schema?: string; readonly table: string };
+  /** Empty when the database does not say them (or, for a foreign key, not whose they are). */
+  readonly columns: readonly string[];
+  /**
+   * A foreign key: `missing` when the row written names no row of `other`; `referenced` when rows of `other`
+   * still refer to the row written (deleted, or its key changed). Absent when the database does not tell which.
+   */
+  readonly reference?: { readonly direction: 'missing' | 'referenced'; readonly other?: string };
+}
+
+const violationCodes: Readonly<Record<ConstraintViolation['kind'], readonly [number, string]>> = {
+  unique: [409, 'unique_violation'],
+  foreign_key: [409, 'foreign_key_violation'],
+  not_null: [400, 'bad_value'],
+  check: [400, 'bad_value'],
+};
+
+/** 409 (a unique or foreign-key violation) or 400 (a NULL or a CHECK the database refused); no value in its text. */
+export class ConstraintError extends ServiceError {
+  readonly violation: ConstraintViolation;
+
+  constructor(violation: ConstraintViolation, message: string, cause?: unknown) {
+    const [status, code] = violationCodes[violation.kind];
+    super(status, code, message, { cause });
+    this.violation = violation;
+  }
+}
+
+/** 409: a write that cannot be done as asked without reaching rows it must not (no constraint refused it). */
 export class ConflictError extends ServiceError {
   constructor(code: string, message: string, cause?: unknown) {
     super(409, code, message, { cause });
@@ -122,7 +160,11 @@ export class DatabaseError extends ServiceError {
 /** The error catalog (docs/errors.md shows it): every code the service can answer with. */
 export const errorCatalog: readonly { code: string; status: number; when: string }[] = [
   { code: 'bad_parameter', status: 400, when: 'a query parameter is unknown, repeated, read-only or malformed' },
-  { code: 'bad_value', status: 400, when: "a value does not convert to its field's type" },
+  {
+    code: 'bad_value',
+    status: 400,
+    when: "a value does not convert to its field's type, a required field is missing or null, or the database refused a value (NOT NULL, CHECK)",
+  },
   { code: 'bad_path_key', status: 400, when: 'the path key has the wrong number of segments or does not convert' },
   { code: 'bad_body', status: 400, when: 'the body is malformed, empty, or names an unknown element or field' },
   { code: 'missing_key', status: 400, when: 'a row to update or delete lacks its full primary key' },
@@ -176,6 +218,10 @@ export const errorCatalog: readonly { code: string; status: number; when: string
     when: 'no database URL applies, it is not postgres:// / mysql://, or its database does not exist on the server',
   },
   { code: 'database_unreachable', status: 500, when: 'the database cannot be reached (driver message :: SQL)' },
-  { code: 'database_error', status: 500, when: 'any other database error (driver message :: SQL)' },
+  {
+    code: 'database_error',
+    status: 500,
+    when: 'any other database error (driver message :: SQL, its values as placeholders)',
+  },
   { code: 'internal_error', status: 500, when: 'an unexpected failure; details are logged, not returned' },
 ];

@@ -64,8 +64,22 @@ export interface Field {
   /** Computed expression or generated-always column: never written, never filtered on. */
   readonly readOnly: boolean;
   readonly nullable: boolean;
+  /**
+   * An insert that leaves the column out stores something other than NULL (a DEFAULT, a generated or a computed
+   * value). A NOT NULL field without one must be given on insert.
+   */
+  readonly hasDefault: boolean;
   /** What its column holds, checked on every value written and every filter; absent for computed expressions. */
   readonly limits?: ValueLimits;
+}
+
+/**
+ * A unique index (or a unique or primary key constraint) as the database names it, with its columns in index
+ * order: a duplicate is reported by this name, and the client is told the fields it covers.
+ */
+export interface UniqueKey {
+  readonly name: string;
+  readonly columns: readonly string[];
 }
 
 /** A foreign-key link: `columns` of this table reference `references` of the table it belongs to. */
@@ -95,6 +109,8 @@ export interface ResourceTable {
   readonly primaryKey: readonly string[];
   /** Columns filled by the database on insert. */
   readonly generatedColumns: readonly string[];
+  /** Its unique indexes, the primary key's included. */
+  readonly uniqueKeys: readonly UniqueKey[];
   /**
    * How this table hangs off the Parent (extensions, Child, Join) or the Child (child extensions, Join): empty for
    * the Parent, a lookup, and a table whose link the catalog does not show.

@@ -1,20 +1,38 @@
 /**
  * Turns a driver error into the service's error: network failures here, each driver's own codes in its table
- * (postgres-errors, mysql-errors). A database failure's message ends with ` :: ` and the statement with its
- * values. Also the error of a call the database did not answer in time, which counts as a network failure. Pure.
+ * (postgres-errors, mysql-errors). No value the database supplies reaches a client: a constraint error says the
+ * constraint, its table and columns (never the DETAIL of PostgreSQL, which quotes keys and failing rows, nor the
+ * duplicate entry of MySQL); any other error gives the driver's message without its DETAIL, and ends with ` :: `
+ * and the statement, whose values stand as placeholders (they may have been read from stored rows, as the keys a
+ * filtered delete found). An unreachable database (and the error of a call the database did not answer in time,
+ * which counts as one) keeps its form: the driver's message ` :: ` the statement with its values. Pure.
  */
-import { BadRequestError, ConflictError, DatabaseError, ServiceError } from '../errors';
+import { BadRequestError, ConstraintError, type ConstraintViolation, DatabaseError, ServiceError } from '../errors';
 import type { Statement } from './database';
 import { inlineParams, type PlaceholderStyle } from './inline-params';
+import { violationText } from './violation-text';
+import { type WrittenTable, writtenTable } from './written-table';
 
 /** `login`: the database refused the login (a wrong password or token): unreachable for the client, and a sign that a
  * rotated secret must be fetched again. */
-export type ErrorKind = 'unreachable' | 'login' | 'missing_database' | 'unique' | 'foreign_key' | 'bad_value' | 'other';
+export type ErrorKind =
+  | 'unreachable'
+  | 'login'
+  | 'missing_database'
+  | ConstraintViolation['kind']
+  | 'bad_value'
+  | 'other';
 
-/** What one driver contributes: its own error codes, and how its statements show their values. */
+/** What one driver contributes: its own error codes, what its constraint errors say, how statements show values. */
 export interface DriverErrors {
   /** The kind of a driver error by the driver's own code (SQLSTATE, errno), or undefined when unknown. */
   kindOf(err: DriverError): ErrorKind | undefined;
+  /** What a constraint error is about, from the error and the table the failing statement writes: no value. */
+  violationOf(
+    err: DriverError,
+    kind: ConstraintViolation['kind'],
+    written: WrittenTable | undefined,
+  ): ConstraintViolation;
   readonly placeholders: PlaceholderStyle;
 }
 
@@ -60,7 +78,12 @@ export interface DriverError {
   code?: unknown;
   errno?: unknown;
   message?: unknown;
+  /** PostgreSQL: the DETAIL line, which may quote stored values; and the names the error is about. */
   detail?: unknown;
+  schema_name?: unknown;
+  table_name?: unknown;
+  column_name?: unknown;
+  constraint_name?: unknown;
 }
 
 function kindOf(driver: DriverErrors, err: DriverError): ErrorKind {
@@ -68,41 +91,59 @@ function kindOf(driver: DriverErrors, err: DriverError): ErrorKind {
   return driver.kindOf(err) ?? 'other';
 }
 
-/** The driver's message, with the PostgreSQL detail line when there is one. */
+/** The driver's message alone: PostgreSQL's DETAIL, which may quote stored values, is left out. */
 function driverMessage(err: DriverError): string {
-  const message = typeof err.message === 'string' && err.message ? err.message : String(err.code ?? 'unknown error');
+  return typeof err.message === 'string' && err.message ? err.message : String(err.code ?? 'unknown error');
+}
+
+/** The message of a connection failure, with PostgreSQL's DETAIL when there is one (it holds no row). */
+function connectionMessage(err: DriverError): string {
+  const message = driverMessage(err);
   return typeof err.detail === 'string' ? `${message} (${err.detail})` : message;
 }
 
 /**
- * `labelOf` maps a column name to the resource's label for it, so conflicts name the fields clients know.
+ * A constraint error names the columns by the database's names: lib/execute, which knows the resource, says
+ * them again in its labels.
  */
-export function classifyDbError(
-  driver: DriverErrors,
-  error: unknown,
-  query: Statement,
-  labelOf: (column: string) => string = (c) => c,
-): ServiceError {
+export function classifyDbError(driver: DriverErrors, error: unknown, query: Statement): ServiceError {
   // already the service's error (a statement of the same call classified it): keep its statement
   if (error instanceof ServiceError) return error;
   const err = (error ?? {}) as DriverError;
-  const message = relabel(driverMessage(err), labelOf);
-  const statement = inlineParams(query, driver.placeholders);
-  switch (kindOf(driver, err)) {
+  const kind = kindOf(driver, err);
+  switch (kind) {
     case 'unreachable':
     case 'login':
-      return new DatabaseError('database_unreachable', `${message} :: ${statement}`, error);
+      return new DatabaseError(
+        'database_unreachable',
+        `${connectionMessage(err)} :: ${inlineParams(query, driver.placeholders)}`,
+        error,
+      );
     case 'missing_database':
       // a configuration error, not the definition's: resolve-resource names the variable that fixes it
-      return new DatabaseError('database_unconfigured', `${message} :: ${statement}`, error);
+      return new DatabaseError(
+        'database_unconfigured',
+        `${connectionMessage(err)} :: ${inlineParams(query, driver.placeholders)}`,
+        error,
+      );
     case 'unique':
-      return new ConflictError('unique_violation', `Conflict: ${message}`, error);
     case 'foreign_key':
-      return new ConflictError('foreign_key_violation', `Conflict: ${message}`, error);
+    case 'not_null':
+    case 'check': {
+      const violation = driver.violationOf(err, kind, writtenTable(query.text));
+      return new ConstraintError(
+        violation,
+        violationText(
+          violation,
+          violation.columns.map((c) => `column ${c}`),
+        ),
+        error,
+      );
+    }
     case 'bad_value':
-      return new BadRequestError('bad_value', `The database rejected a value: ${message}`, error);
+      return new BadRequestError('bad_value', `The database rejected a value: ${driverMessage(err)}`, error);
     case 'other':
-      return new DatabaseError('database_error', `${message} :: ${statement}`, error);
+      return new DatabaseError('database_error', `${driverMessage(err)} :: ${query.text}`, error);
   }
 }
 
@@ -110,11 +151,4 @@ export function classifyDbError(
 export function isLoginRejected(driver: DriverErrors, error: unknown): boolean {
   const err = error instanceof ServiceError ? error.cause : error;
   return typeof err === 'object' && err !== null && driver.kindOf(err as DriverError) === 'login';
-}
-
-/** Rewrites `Key (col, col)=` (PostgreSQL) and `for key 'col'` (MySQL) with labels. */
-export function relabel(message: string, labelOf: (column: string) => string): string {
-  return message
-    .replace(/Key \(([^)]*)\)=/g, (_, cols: string) => `Key (${cols.split(/,\s*/).map(labelOf).join(', ')})=`)
-    .replace(/for key '(?:[^'.]*\.)?([^']*)'/g, (_, key: string) => `for key '${labelOf(key)}'`);
 }

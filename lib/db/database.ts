@@ -1,7 +1,7 @@
 /**
  * The database boundary: what the rest of the service may ask of a database, whatever the driver. Types only.
  */
-import type { Dialect, ValueLimits, ValueType } from '../resource';
+import type { Dialect, UniqueKey, ValueLimits, ValueType } from '../resource';
 import type { Value } from '../values';
 
 /** What a database runs: one SQL text with its parameters (lib/sql compiles them; a driver binds them). */
@@ -33,6 +33,11 @@ export interface CatalogColumn {
   readonly generated: boolean;
   /** A generated-always (computed) column: never written. */
   readonly readOnly: boolean;
+  /**
+   * An insert that leaves the column out stores something other than NULL: a DEFAULT (its own or its domain's), a
+   * generated value, or a computed one. A NOT NULL column without one must be given on insert.
+   */
+  readonly hasDefault: boolean;
   /** What the column holds beyond its value type (length, range, digits); absent when nothing limits it. */
   readonly limits?: ValueLimits;
 }
@@ -50,6 +55,8 @@ export interface CatalogTable {
   readonly columns: readonly CatalogColumn[];
   readonly primaryKey: readonly string[];
   readonly foreignKeys: readonly CatalogForeignKey[];
+  /** Every unique index on plain columns, the primary key's included: how a duplicate's index names its columns. */
+  readonly uniqueKeys: readonly UniqueKey[];
 }
 
 /** One output column of a definition's query and where it comes from (null table: a computed expression). */

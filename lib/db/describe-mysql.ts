@@ -1,9 +1,10 @@
 /**
  * Fields, keys and types on MySQL/MariaDB: the query's columns come from the column definitions of `<query> LIMIT 0` (org_table and
- * org_name of every column, empty for expressions); tables, keys, auto_increment and generated columns, and
- * foreign keys from information_schema. Runs once per resource and container; the caller caches the result.
+ * org_name of every column, empty for expressions); tables, keys, auto_increment and generated columns, defaults,
+ * foreign keys and unique keys from information_schema. Runs once per resource and container; the caller caches the result.
  */
 import type mysql from 'mysql2/promise';
+import type { UniqueKey } from '../resource';
 import { classifyDbError } from './classify-error';
 import type { CatalogColumn, CatalogTable, Executor, QueryCatalog, QueryColumn } from './database';
 import { mysqlErrors } from './mysql-errors';
@@ -73,10 +74,11 @@ async function loadTables(db: Executor, ids: readonly TableId[]): Promise<Map<st
  ORDER BY table_schema, table_name, ordinal_position`,
     params,
   });
+  // the primary key, the unique keys (referencing nothing) and the foreign keys
   const { rows: keyRows } = await db.run({
     text: `SELECT table_schema AS s, table_name AS t, constraint_name AS k, column_name AS c,
  referenced_table_schema AS rs, referenced_table_name AS rt, referenced_column_name AS rc
- FROM information_schema.key_column_usage WHERE (${where}) AND (constraint_name = 'PRIMARY' OR referenced_table_name IS NOT NULL)
+ FROM information_schema.key_column_usage WHERE ${where}
  ORDER BY table_schema, table_name, constraint_name, ordinal_position`,
     params,
   });
@@ -85,12 +87,15 @@ async function loadTables(db: Executor, ids: readonly TableId[]): Promise<Map<st
     const own = (r: Readonly<Record<string, unknown>>) => key({ schema: String(r.s), table: String(r.t) }) === key(id);
     const cols = columnRows.filter(own);
     if (cols.length === 0) continue;
+    const keys = keyRows.filter(own);
+    const unique = keys.filter((r) => r.rt === null);
     tables.set(key(id), {
       schema: String(cols[0]?.s),
       table: String(cols[0]?.t),
       columns: cols.map(toColumn),
-      primaryKey: keyRows.filter((r) => own(r) && r.k === 'PRIMARY').map((r) => String(r.c)),
-      foreignKeys: foreignKeys(keyRows.filter((r) => own(r) && r.k !== 'PRIMARY')),
+      primaryKey: unique.filter((r) => r.k === 'PRIMARY').map((r) => String(r.c)),
+      foreignKeys: foreignKeys(keys.filter((r) => r.rt !== null)),
+      uniqueKeys: uniqueKeys(unique),
     });
   }
   return tables;
@@ -100,15 +105,25 @@ function toColumn(r: Readonly<Record<string, unknown>>): CatalogColumn {
   const extra = String(r.e ?? '').toLowerCase();
   const type = mysqlValueType(String(r.dt), String(r.ct));
   const limits = mysqlLimits(type, String(r.ct));
+  const generated = extra.includes('auto_increment') || /^nextval\(/i.test(String(r.d ?? ''));
+  const readOnly = extra.includes('generated') && !extra.includes('default_generated');
   return {
     name: String(r.c),
     dbType: String(r.ct),
     type,
     nullable: r.n === 'YES',
-    generated: extra.includes('auto_increment') || /^nextval\(/i.test(String(r.d ?? '')),
-    readOnly: extra.includes('generated') && !extra.includes('default_generated'),
+    generated,
+    readOnly,
+    // column_default is NULL for a column without DEFAULT (MariaDB spells an explicit DEFAULT NULL 'NULL')
+    hasDefault: r.d !== null || generated || readOnly,
     ...(limits ? { limits } : {}),
   };
+}
+
+function uniqueKeys(rows: readonly Readonly<Record<string, unknown>>[]): UniqueKey[] {
+  const byName = new Map<string, string[]>();
+  for (const r of rows) byName.set(String(r.k), [...(byName.get(String(r.k)) ?? []), String(r.c)]);
+  return [...byName].map(([name, columns]) => ({ name, columns }));
 }
 
 function foreignKeys(rows: readonly Readonly<Record<string, unknown>>[]): CatalogTable['foreignKeys'] {

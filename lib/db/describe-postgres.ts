@@ -1,9 +1,10 @@
 /**
  * Fields, keys and types on PostgreSQL: the query's columns come from the RowDescription of `<query> LIMIT 0` (table oid and
- * attribute number of every column, 0 for expressions); tables, keys, generated columns and foreign keys from
- * pg_catalog. Runs once per resource and container; the caller caches the result.
+ * attribute number of every column, 0 for expressions); tables, keys, generated columns, defaults, foreign keys and
+ * unique indexes from pg_catalog. Runs once per resource and container; the caller caches the result.
  */
 import type postgres from 'postgres';
+import type { UniqueKey } from '../resource';
 import { classifyDbError } from './classify-error';
 import type { CatalogColumn, CatalogTable, Executor, QueryCatalog, QueryColumn } from './database';
 import { postgresErrors } from './postgres-errors';
@@ -20,6 +21,7 @@ interface AttributeRow {
   nullable: boolean;
   generated: boolean;
   readonly: boolean;
+  hasdefault: boolean;
 }
 
 interface RelationRow {
@@ -115,7 +117,8 @@ async function loadAttributes(db: Executor, relIds: readonly string[]): Promise<
  CASE WHEN t.typtype = 'd' THEN format_type(t.typbasetype, t.typtypmod) ELSE format_type(a.atttypid, a.atttypmod) END AS basetype,
  a.atttypid::int8 AS typid, NOT a.attnotnull AS nullable,
  (a.attidentity IN ('a', 'd') OR COALESCE(pg_get_expr(d.adbin, d.adrelid) LIKE 'nextval(%', false)) AS generated,
- (a.attgenerated <> '') AS readonly
+ (a.attgenerated <> '') AS readonly,
+ (a.atthasdef OR a.attidentity <> '' OR a.attgenerated <> '' OR t.typdefault IS NOT NULL) AS hasdefault
  FROM pg_attribute a JOIN pg_type t ON t.oid = a.atttypid LEFT JOIN pg_attrdef d ON d.adrelid = a.attrelid AND d.adnum = a.attnum
  WHERE a.attrelid IN (${oidList(relIds)}) AND a.attnum > 0 AND NOT a.attisdropped ORDER BY a.attrelid, a.attnum`,
     params: relIds,
@@ -130,12 +133,14 @@ async function loadAttributes(db: Executor, relIds: readonly string[]): Promise<
     nullable: r.nullable === true,
     generated: r.generated === true,
     readonly: r.readonly === true,
+    hasdefault: r.hasdefault === true,
   }));
 }
 
 interface Constraints {
   primaryKeys: Map<string, string[]>;
   foreignKeys: Map<string, CatalogTable['foreignKeys'][number][]>;
+  uniqueKeys: Map<string, UniqueKey[]>;
 }
 
 async function loadConstraints(
@@ -144,34 +149,54 @@ async function loadConstraints(
   attributes: readonly AttributeRow[],
   relations: Map<string, RelationRow>,
 ): Promise<Constraints> {
-  const out: Constraints = { primaryKeys: new Map(), foreignKeys: new Map() };
+  const out: Constraints = { primaryKeys: new Map(), foreignKeys: new Map(), uniqueKeys: new Map() };
   if (relIds.length === 0) return out;
+  // unique indexes come with the constraints (in one round trip): a UNIQUE or PRIMARY KEY constraint is its index,
+  // and a duplicate is reported by the index's name, a unique index without a constraint included
   const { rows } = await db.run({
-    text: `SELECT c.oid::int8 AS con, c.contype, c.conrelid::int8 AS rel, c.confrelid::int8 AS ref, k.attnum::int8 AS attnum,
- k.refattnum::int8 AS refattnum FROM pg_constraint c CROSS JOIN LATERAL unnest(c.conkey, c.confkey) WITH ORDINALITY AS k(attnum, refattnum, ord)
- WHERE c.contype IN ('p', 'f') AND c.conrelid IN (${oidList(relIds)}) ORDER BY c.oid, k.ord`,
+    text: `SELECT c.oid::int8 AS con, c.contype::text, c.conrelid::int8 AS rel, c.confrelid::int8 AS ref, k.attnum::int8 AS attnum,
+ k.refattnum::int8 AS refattnum, NULL::text AS name, k.ord FROM pg_constraint c
+ CROSS JOIN LATERAL unnest(c.conkey, c.confkey) WITH ORDINALITY AS k(attnum, refattnum, ord)
+ WHERE c.contype IN ('p', 'f') AND c.conrelid IN (${oidList(relIds)})
+UNION ALL
+SELECT i.indexrelid::int8, 'u', i.indrelid::int8, NULL, k.attnum::int8, NULL, x.relname::text, k.ord FROM pg_index i
+ JOIN pg_class x ON x.oid = i.indexrelid CROSS JOIN LATERAL unnest(i.indkey::int2[]) WITH ORDINALITY AS k(attnum, ord)
+ WHERE i.indisunique AND k.ord <= i.indnkeyatts AND i.indrelid IN (${oidList(relIds)})
+ORDER BY 1, 8`,
     params: relIds,
   });
-  const name = (rel: string, attnum: unknown) =>
+  const columnName = (rel: string, attnum: unknown) =>
     attributes.find((a) => a.rel === rel && a.attnum === String(attnum))?.attname ?? '';
-  const fks = new Map<string, { rel: string; ref: string; columns: string[]; refColumns: string[] }>();
+  // one entry per constraint or index, its columns in order ('' for an expression or an unknown table's column)
+  const found = new Map<
+    string,
+    { kind: string; rel: string; ref: string; name: string; columns: string[]; refColumns: string[] }
+  >();
   for (const r of rows) {
     const rel = String(r.rel);
-    if (r.contype === 'p') {
-      out.primaryKeys.set(rel, [...(out.primaryKeys.get(rel) ?? []), name(rel, r.attnum)]);
-      continue;
-    }
-    const fk = fks.get(String(r.con)) ?? { rel, ref: String(r.ref), columns: [], refColumns: [] };
-    fk.columns.push(name(rel, r.attnum));
-    fk.refColumns.push(name(String(r.ref), r.refattnum));
-    fks.set(String(r.con), fk);
+    // constraint and index oids are unique within their own catalog only
+    const id = `${String(r.contype)}:${String(r.con)}`;
+    const entry = found.get(id) ?? {
+      kind: String(r.contype),
+      rel,
+      ref: String(r.ref),
+      name: String(r.name),
+      columns: [],
+      refColumns: [],
+    };
+    entry.columns.push(columnName(rel, r.attnum));
+    entry.refColumns.push(columnName(entry.ref, r.refattnum));
+    found.set(id, entry);
   }
-  for (const fk of fks.values()) {
-    const ref = relations.get(fk.ref);
-    if (!ref || fk.refColumns.includes('')) continue; // references a table outside the resource
-    const list = out.foreignKeys.get(fk.rel) ?? [];
-    list.push({ columns: fk.columns, refSchema: ref.schema, refTable: ref.table, refColumns: fk.refColumns });
-    out.foreignKeys.set(fk.rel, list);
+  const add = <T>(map: Map<string, T[]>, rel: string, item: T) => map.set(rel, [...(map.get(rel) ?? []), item]);
+  for (const { kind, rel, ref, name, columns, refColumns } of found.values()) {
+    const target = relations.get(ref);
+    if (kind === 'p') out.primaryKeys.set(rel, columns);
+    // a foreign key to a table outside the resource links nothing
+    else if (kind === 'f' && target && !refColumns.includes(''))
+      add(out.foreignKeys, rel, { columns, refSchema: target.schema, refTable: target.table, refColumns });
+    // an index on an expression covers no column that a field could name
+    else if (kind === 'u' && !columns.includes('')) add(out.uniqueKeys, rel, { name, columns });
   }
   return out;
 }
@@ -198,6 +223,7 @@ function buildTable(rel: RelationRow, attributes: readonly AttributeRow[], keys:
         nullable: a.nullable,
         generated: a.generated,
         readOnly: a.readonly,
+        hasDefault: a.hasdefault,
         ...(limits ? { limits } : {}),
       };
     });
@@ -207,5 +233,6 @@ function buildTable(rel: RelationRow, attributes: readonly AttributeRow[], keys:
     columns,
     primaryKey: keys.primaryKeys.get(rel.rel) ?? [],
     foreignKeys: keys.foreignKeys.get(rel.rel) ?? [],
+    uniqueKeys: keys.uniqueKeys.get(rel.rel) ?? [],
   };
 }

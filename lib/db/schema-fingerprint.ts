@@ -1,10 +1,10 @@
 /**
  * A fingerprint of the tables a catalog snapshot describes: one statement reads, for each table, every column
- * (name, type, nullability, default, identity/auto_increment, generated expression) and its primary and foreign
- * keys, in a fixed order; the fingerprint is the SHA-256 of those rows. The same tables with the same shape give
- * the same fingerprint on any server, whatever their oids; any change that could change what the service reads
- * from the catalog (a column added, dropped, renamed or retyped, a key or a default changed) changes it. A table
- * that no longer exists simply has no rows, which changes it too.
+ * (name, type, nullability, default, identity/auto_increment, generated expression), its primary and foreign keys
+ * and its unique indexes, in a fixed order; the fingerprint is the SHA-256 of those rows. The same tables with the
+ * same shape give the same fingerprint on any server, whatever their oids; any change that could change what the
+ * service reads from the catalog (a column added, dropped, renamed or retyped, a key, a unique index or a default
+ * changed) changes it. A table that no longer exists simply has no rows, which changes it too.
  */
 import { createHash } from 'node:crypto';
 import type { Dialect } from '../resource';
@@ -41,6 +41,9 @@ SELECT t.s, t.r, 'column' AS kind, lpad(a.attnum::text, 5, '0') AS ord, a.attnam
 UNION ALL
 SELECT t.s, t.r, 'key', con.contype::text, con.conname::text, pg_get_constraintdef(con.oid), '', NULL
  FROM t JOIN pg_constraint con ON con.conrelid = t.oid AND con.contype IN ('p', 'f')
+UNION ALL
+SELECT t.s, t.r, 'key', 'u', x.relname::text, pg_get_indexdef(i.indexrelid), '', NULL
+ FROM t JOIN pg_index i ON i.indrelid = t.oid AND i.indisunique JOIN pg_class x ON x.oid = i.indexrelid
 ORDER BY 1, 2, 3, 4, 5, 6`,
       params,
     };
@@ -54,7 +57,7 @@ UNION ALL
 SELECT table_schema, table_name, 'key', LPAD(ordinal_position, 5, '0'), constraint_name,
  CONCAT(column_name, ':', COALESCE(referenced_table_schema, ''), '.', COALESCE(referenced_table_name, ''), '.',
  COALESCE(referenced_column_name, '')), '', NULL
- FROM information_schema.key_column_usage WHERE (${where}) AND (constraint_name = 'PRIMARY' OR referenced_table_name IS NOT NULL)
+ FROM information_schema.key_column_usage WHERE ${where}
 ORDER BY 1, 2, 3, 5, 4, 6`,
     params: [...params, ...params],
   };

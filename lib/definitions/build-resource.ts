@@ -48,6 +48,7 @@ export function buildResource(
         generated: false,
         readOnly: true,
         nullable: true,
+        hasDefault: false,
       };
     }
     const tableName = declaredOf(column.schema, column.table);
@@ -69,6 +70,7 @@ export function buildResource(
       generated: meta?.generated ?? false,
       readOnly: meta?.readOnly ?? false,
       nullable: meta?.nullable ?? true,
+      hasDefault: meta?.hasDefault ?? false,
       ...(meta?.limits ? { limits: meta.limits } : {}),
     };
   });
@@ -160,6 +162,7 @@ function linkedTable(
     role: declared.role,
     primaryKey: table.primaryKey,
     generatedColumns: table.columns.filter((c) => c.generated).map((c) => c.name),
+    uniqueKeys: table.uniqueKeys,
   };
   const extension = declared.role === 'ParentExtension' || declared.role === 'ChildExtension';
   const links: TableLink[] = [];

@@ -12,7 +12,12 @@ import type { TableName } from '../db/schema-fingerprint';
 import type { Dialect } from '../resource';
 
 export const snapshotFileName = 'catalog-snapshot.json';
-const format = 1;
+/**
+ * Raised whenever what a catalog holds changes (2: each column says whether it has a default, each table lists its
+ * unique keys): a container ignores a snapshot of another format, with a warning to write it again, and reads the
+ * catalog instead, as it does for a snapshot whose tables changed.
+ */
+const format = 2;
 
 /** One database the definitions select (`<database default="X">`, or none: the key ""). */
 export interface SnapshotDatabase {

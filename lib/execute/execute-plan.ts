@@ -1,12 +1,11 @@
 /**
  * Runs a plan: a read, or the writes of one request in one transaction: commit when every statement
- * succeeded, roll back on any error. Conflicts are reported with the resource's labels. A plan with the
+ * succeeded, roll back on any error. A constraint it breaks is reported in the resource's labels. A plan with the
  * caller's query (claims) reads through it; writes touch only the rows the query shows (shown-rows).
  */
 
-import { relabel } from '../db/classify-error';
 import type { Database, Executor, QueryResult } from '../db/database';
-import { ConflictError } from '../errors';
+import { ConstraintError } from '../errors';
 import type { ReadPlan, WritePlan } from '../plan/plan';
 import type { SqlResource } from '../resource';
 import { compileSelect } from '../sql/compile-select';
@@ -14,6 +13,7 @@ import { sqlDialect } from '../sql/dialect';
 import { executeDelete } from './execute-delete';
 import { executeInsert, type WriteOutcome } from './execute-insert';
 import { executeUpdate } from './execute-update';
+import { labelViolation } from './label-violation';
 
 export type { WriteOutcome } from './execute-insert';
 
@@ -34,12 +34,8 @@ export async function executeWrite(db: Database, resource: SqlResource, plan: Wr
       }
     });
   } catch (error) {
-    throw error instanceof ConflictError
-      ? new ConflictError(error.code, relabel(error.message, labelOf(resource)), error.cause)
+    throw error instanceof ConstraintError
+      ? new ConstraintError(error.violation, labelViolation(resource, error.violation), error.cause)
       : error;
   }
-}
-
-function labelOf(resource: SqlResource): (column: string) => string {
-  return (column) => resource.fields.find((f) => f.column === column)?.label ?? column;
 }

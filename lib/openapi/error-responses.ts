@@ -25,7 +25,7 @@ const errors: Readonly<Record<ErrorStatus, ErrorText>> = {
     title: 'Bad Request',
     summary: 'A bad parameter, operator, value, body, unknown field, missing key, disallowed update or guard',
     code: 'bad_value',
-    example: 'Could not convert id value 47 or 1=1 to number',
+    example: 'Could not convert id value "47 or 1=1" to number',
   },
   401: {
     name: 'Unauthorized',

@@ -3,7 +3,8 @@
  * what its column holds (value-limits, date-time); a value that does not convert is a 400 naming the field and
  * the value, with the reason when its form alone is not what is wrong. The result is the same for every
  * database: integers are bigints (every digit kept), decimals plain digits, booleans booleans, timestamps
- * `YYYY-MM-DD HH:MM...`; the SQL dialect binds them as its driver takes them. Pure.
+ * `YYYY-MM-DD HH:MM...`; the SQL dialect binds them as its driver takes them. A message quotes the value, so an
+ * empty one or one with spaces reads as what it is. Pure.
  */
 import { BadRequestError } from '../errors';
 import type { RawValue } from '../request/resource-request';
@@ -34,7 +35,9 @@ const shownLength = 200;
 function shown(raw: Exclude<RawValue, null>): string {
   const text = String(raw);
   const chars = [...text];
-  return chars.length <= shownLength ? text : `${chars.slice(0, shownLength).join('')}... (${chars.length} characters)`;
+  return chars.length <= shownLength
+    ? `"${text}"`
+    : `"${chars.slice(0, shownLength).join('')}..." (${chars.length} characters)`;
 }
 
 type Converter = (text: string, raw: Exclude<RawValue, null>, field: Field) => Value | Refusal;
@@ -72,12 +75,23 @@ const converters: Readonly<Record<ValueType, Converter>> = {
   string: (text, _raw, field) => limitText(field, text) ?? text,
 };
 
-/** NULL passes through; the database's NOT NULL constraints decide. */
+/** NULL passes through: whether a column takes it is the writes' question (plan-write), not the value's. */
 export function convertValue(field: Field, raw: RawValue): Value {
+  return convert(field, raw);
+}
+
+/** An item of an IN list, converted as convertValue does; an empty item, as in `(1,,2)`, is said to be one. */
+export function convertListItem(field: Field, item: string): Value {
+  return convert(field, item, item.trim() === '' ? 'empty value in the list' : undefined);
+}
+
+/** `why`: what to say when the value's form alone is what is wrong. */
+function convert(field: Field, raw: RawValue, why?: string): Value {
   if (raw === null) return null;
   const value = converters[field.type](typeof raw === 'string' ? raw : String(raw), raw, field);
   if (!(value instanceof Refusal)) return value;
-  const reason = value.reason === undefined ? '' : `: ${value.reason}`;
+  const said = value.reason ?? why;
+  const reason = said === undefined ? '' : `: ${said}`;
   throw new BadRequestError(
     'bad_value',
     `Could not convert ${field.label} value ${shown(raw)} to ${typeWords[field.type]}${reason}`,

@@ -7,9 +7,10 @@ import { BadRequestError } from '../errors';
 import type { BodyRow } from '../request/resource-request';
 import type { SqlResource, TableRole } from '../resource';
 import { tableWithRole } from '../resource-levels';
-import type { ChildRow } from './plan';
+import type { ChildRow, ColumnValues } from './plan';
 import { deletedAlongWith, requireLinked } from './require-links';
-import { keyFields, splitRow } from './resource-fields';
+import { requireValues } from './require-values';
+import { keyFields, type SplitRow, splitRow } from './resource-fields';
 
 export type ChildPurpose = 'insert' | 'update' | 'delete';
 
@@ -33,14 +34,7 @@ export function planChildRows(
       );
     }
     if (resource.kind === 'many-to-many' && purpose !== 'update') checkKeyOnly(resource, row, where);
-    if (
-      purpose === 'update' &&
-      Object.keys(split.values).length === (split.key?.length ?? 0) &&
-      split.extensions.length === 0 &&
-      Object.keys(split.join).length === 0
-    ) {
-      throw new BadRequestError('bad_body', `The ${where} gives only its key; name at least one field to update`);
-    }
+    requireChildValues(resource, split, purpose, where);
     return { child: split.values, extensions: split.extensions, join: split.join, key: split.key };
   });
 }
@@ -63,4 +57,23 @@ function checkKeyOnly(resource: SqlResource, row: BodyRow, where: string): void 
       `The ${where} may carry only its key (${[...keys].join(', ')}): ${resource.name} associates existing ${resource.childRowName} rows, so ${extra.join(', ')} cannot be given`,
     );
   }
+}
+
+/**
+ * What a child row must give: an inserted one every required field; an updated one, found by its key, something
+ * else to set, and no null for a NOT NULL field.
+ */
+function requireChildValues(resource: SqlResource, split: SplitRow, purpose: ChildPurpose, where: string): void {
+  if (purpose === 'insert') requireValues(resource, split, 'child', 'insert', where);
+  if (purpose !== 'update') return;
+  const set = { ...split, values: withoutKey(resource, split) };
+  if (Object.keys(set.values).length === 0 && split.extensions.length === 0 && Object.keys(split.join).length === 0)
+    throw new BadRequestError('bad_body', `The ${where} gives only its key; name at least one field to update`);
+  requireValues(resource, set, 'child', 'update', where);
+}
+
+/** A child row's values but its key, which finds the row rather than being set. */
+function withoutKey(resource: SqlResource, split: SplitRow): ColumnValues {
+  const key = tableWithRole(resource, 'Child')?.primaryKey ?? [];
+  return Object.fromEntries(Object.entries(split.values).filter(([column]) => !key.includes(column)));
 }

@@ -6,7 +6,7 @@ import { BadRequestError } from '../errors';
 import type { RawFilter, ReadRequest } from '../request/resource-request';
 import type { Field, SqlResource } from '../resource';
 import { fieldsAt, keyLabels, tableWithRole } from '../resource-levels';
-import { convertValue } from './convert-value';
+import { convertListItem, convertValue } from './convert-value';
 import { likePattern } from './like-pattern';
 import type { Claims, ReadPlan, TypedFilter } from './plan';
 import { planCallerQuery } from './plan-caller-query';
@@ -29,7 +29,7 @@ export function planFilters(resource: SqlResource, filters: readonly RawFilter[]
       case 'like':
         return { label, op: 'like', value: likePattern(filter.value), text: field.type !== 'string' };
       case 'in':
-        return { label, op: 'in', values: filter.values.map((v) => convertValue(field, v)) };
+        return { label, op: 'in', values: filter.values.map((v) => convertListItem(field, v)) };
       default:
         return { label, op: filter.op, value: convertValue(field, filter.value) };
     }

@@ -14,6 +14,7 @@ import { planChildRows } from './plan-children';
 import { planFilters } from './plan-read';
 import { readBodyRows } from './read-body-rows';
 import { deletedAlongWith, requireLinked } from './require-links';
+import { requireValues } from './require-values';
 import { fieldOf, parentKeyFields, planPathKey, splitRow } from './resource-fields';
 
 export interface WriteInput {
@@ -124,6 +125,10 @@ function planInsert(resource: SqlResource, input: WriteInput): WritePlan {
     throw new BadRequestError('bad_parameter', 'POST takes no query parameters but _output');
   const rows = bodyRows(input).map((row, i): InsertRow => {
     const split = splitRow(resource, row.values);
+    // a parent given with its key and children may exist already, and is then left as it is: only the database
+    // can tell whether it is inserted
+    if (!(row.children && split.key))
+      requireValues(resource, split, 'parent', 'insert', `${resource.rowName} row ${i + 1}`);
     const children = row.children ? planChildRows(resource, row.children, 'insert', i) : undefined;
     return { parent: split.values, extensions: split.extensions, key: split.key, children };
   });
@@ -156,6 +161,8 @@ function planRowUpdates(resource: SqlResource, rows: readonly BodyRow[]): WriteP
     }
     if (!changesParent)
       throw new BadRequestError('bad_body', `Row ${i + 1} gives only its key; name at least one field to update`);
+    // the key finds the row: the values set are the others
+    requireValues(resource, { ...split, values: parent }, 'parent', 'update', `${resource.rowName} row ${i + 1}`);
     updates.push({ target: { kind: 'keys', keys: [split.key] }, parent, extensions: split.extensions });
   });
   return { kind: 'update', updates, children };
@@ -167,6 +174,7 @@ function planFormUpdate(resource: SqlResource, input: WriteInput): WritePlan {
   if (!row)
     throw new BadRequestError('bad_body', 'PUT needs a body: form fields with the new values, or XML/JSON rows');
   const split = splitRow(resource, row.values);
+  requireValues(resource, split, 'parent', 'update');
   const target = targetOf(resource, input, 'update');
   return { kind: 'update', updates: [{ target, parent: split.values, extensions: split.extensions }], children: [] };
 }

@@ -11,7 +11,16 @@ import { serviceErrorOf } from '../support/resources';
 const file = '/defs/shop/Thing.xml';
 
 function column(name: string, type: ValueType, extra: Partial<CatalogColumn> = {}): CatalogColumn {
-  return { name, dbType: type, type, nullable: true, generated: false, readOnly: false, ...extra };
+  return {
+    name,
+    dbType: type,
+    type,
+    nullable: true,
+    generated: false,
+    readOnly: false,
+    hasDefault: !!extra.generated,
+    ...extra,
+  };
 }
 
 function catalogTable(
@@ -21,7 +30,7 @@ function catalogTable(
   foreignKeys: CatalogTable['foreignKeys'] = [],
   schema = 'shop',
 ): CatalogTable {
-  return { schema, table, columns, primaryKey, foreignKeys };
+  return { schema, table, columns, primaryKey, foreignKeys, uniqueKeys: [] };
 }
 
 function queryColumn(label: string, table: string | null, col: string | null, type: ValueType = 'string'): QueryColumn {
@@ -97,6 +106,7 @@ const idField: Field = {
   generated: true,
   readOnly: false,
   nullable: false,
+  hasDefault: true,
 };
 const titleField: Field = {
   label: 'title',
@@ -108,6 +118,7 @@ const titleField: Field = {
   generated: false,
   readOnly: false,
   nullable: false,
+  hasDefault: false,
 };
 
 const bookTable: ResourceTable = {
@@ -117,6 +128,7 @@ const bookTable: ResourceTable = {
   role: 'Parent',
   primaryKey: ['book_id'],
   generatedColumns: ['book_id'],
+  uniqueKeys: [],
   links: [],
 };
 
@@ -170,6 +182,7 @@ const built: {
           role: 'ParentExtension',
           primaryKey: ['detail_book_id'],
           generatedColumns: [],
+          uniqueKeys: [],
           links: [{ columns: ['detail_book_id'], target: 'book', references: ['book_id'] }],
         },
       },
@@ -187,6 +200,7 @@ const built: {
           generated: false,
           readOnly: false,
           nullable: true,
+          hasDefault: false,
         },
         {
           label: 'len',
@@ -198,6 +212,7 @@ const built: {
           generated: false,
           readOnly: true,
           nullable: true,
+          hasDefault: false,
         },
       ],
       validations: [{ name: 'title', type: 'String', maxLength: 20 }],
@@ -254,6 +269,7 @@ const built: {
           generated: false,
           readOnly: true,
           nullable: true,
+          hasDefault: false,
         },
       ],
     },
@@ -303,6 +319,7 @@ const built: {
           role: 'Parent',
           primaryKey: ['publisher_id'],
           generatedColumns: ['publisher_id'],
+          uniqueKeys: [],
           links: [],
         },
         book: {
@@ -335,12 +352,14 @@ const built: {
           role: 'Parent',
           primaryKey: ['publisher_id'],
           generatedColumns: ['publisher_id'],
+          uniqueKeys: [],
           links: [],
         },
         book: {
           ...bookTable,
           role: 'Child',
           generatedColumns: [],
+          uniqueKeys: [],
           links: [{ columns: ['publisher_id'], target: 'publisher', references: ['publisher_id'] }],
         },
       },
@@ -376,6 +395,7 @@ const built: {
           role: 'Child',
           primaryKey: ['author_id'],
           generatedColumns: ['author_id'],
+          uniqueKeys: [],
           links: [],
         },
         book_author: {
@@ -385,6 +405,7 @@ const built: {
           role: 'Join',
           primaryKey: ['book_id', 'author_id'],
           generatedColumns: [],
+          uniqueKeys: [],
           links: [
             { columns: ['book_id'], target: 'book', references: ['book_id'] },
             { columns: ['author_id'], target: 'author', references: ['author_id'] },
@@ -397,6 +418,7 @@ const built: {
           role: 'ChildExtension',
           primaryKey: ['author_id'],
           generatedColumns: [],
+          uniqueKeys: [],
           links: [{ columns: ['author_id'], target: 'author', references: ['author_id'] }],
         },
       },
@@ -426,6 +448,7 @@ const built: {
           role: 'ParentExtension',
           primaryKey: ['publisher_id'],
           generatedColumns: ['publisher_id'],
+          uniqueKeys: [],
           links: [],
           lookup: { owner: 'book', columns: ['publisher_id'], references: ['publisher_id'] },
         },
@@ -451,6 +474,7 @@ const built: {
           table: 'publisher',
           primaryKey: ['publisher_id'],
           generatedColumns: ['publisher_id'],
+          uniqueKeys: [],
         },
         book: {
           name: 'book',
@@ -459,6 +483,7 @@ const built: {
           role: 'Child',
           primaryKey: ['book_id'],
           generatedColumns: [],
+          uniqueKeys: [],
           links: [],
           unlinked:
             'table book (Child) has no foreign key to publisher (publisher_id), and no columns named like that key',
@@ -481,6 +506,7 @@ const built: {
           table: 'publisher',
           primaryKey: [],
           generatedColumns: ['publisher_id'],
+          uniqueKeys: [],
         },
         book: {
           name: 'book',
@@ -489,6 +515,7 @@ const built: {
           role: 'ParentExtension',
           primaryKey: ['book_id'],
           generatedColumns: [],
+          uniqueKeys: [],
           links: [],
           unlinked:
             'table book (ParentExtension) has no foreign key to publisher (no primary key), and no columns named like that key',

@@ -23,7 +23,7 @@ const catalog: QueryCatalog = {
     { label: 'maker', schema: 'public', table: 'maker', column: 'name', dbType: 'text', type: 'string' },
   ],
   tables: {
-    item: { schema: 'public', table: 'item', columns: [], primaryKey: ['id'], foreignKeys: [] },
+    item: { schema: 'public', table: 'item', columns: [], primaryKey: ['id'], foreignKeys: [], uniqueKeys: [] },
     gone: null,
   },
 };
@@ -41,17 +41,22 @@ describe('parseSnapshot', () => {
   const good = serializeSnapshot({}, {});
   it.each([
     ['not JSON', '{"format":', /^it is not JSON/],
-    ['another format', '{"format":2,"databases":{},"resources":{}}', /not a catalog snapshot of format 1/],
-    ['null', 'null', /not a catalog snapshot of format 1/],
-    ['no resources', '{"format":1,"databases":{}}', /no databases or no resources/],
+    [
+      'the format before defaults and unique keys',
+      '{"format":1,"databases":{},"resources":{}}',
+      /not a catalog snapshot of format 2/,
+    ],
+    ['a later format', '{"format":3,"databases":{},"resources":{}}', /not a catalog snapshot of format 2/],
+    ['null', 'null', /not a catalog snapshot of format 2/],
+    ['no resources', '{"format":2,"databases":{}}', /no databases or no resources/],
     [
       'an entry for an unknown database',
-      '{"format":1,"databases":{},"resources":{"Item":{"database":"x","definition":"d","catalog":{"columns":[]}}}}',
+      '{"format":2,"databases":{},"resources":{"Item":{"database":"x","definition":"d","catalog":{"columns":[]}}}}',
       /entry for resource Item is broken/,
     ],
     [
       'a database without fingerprint',
-      '{"format":1,"databases":{"":{"dialect":"postgres","tables":[]}},"resources":{}}',
+      '{"format":2,"databases":{"":{"dialect":"postgres","tables":[]}},"resources":{}}',
       /entry for database \(default\) is broken/,
     ],
   ])('refuses %s, saying what is wrong', (_name, text, problem) => {
@@ -60,7 +65,7 @@ describe('parseSnapshot', () => {
   });
 
   it('reads back what serializeSnapshot wrote', () => {
-    expect(parseSnapshot(good)).toEqual({ format: 1, written: expect.any(String), databases: {}, resources: {} });
+    expect(parseSnapshot(good)).toEqual({ format: 2, written: expect.any(String), databases: {}, resources: {} });
     expect(snapshot('postgres').resources.Item?.catalog).toEqual(catalog);
   });
 });

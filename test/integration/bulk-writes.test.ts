@@ -156,6 +156,7 @@ const item: ResourceTable = {
   role: 'Parent',
   primaryKey: ['item_id'],
   generatedColumns: ['item_id'],
+  uniqueKeys: [],
   links: [],
 };
 const pair: ResourceTable = { ...item, name: 'pair', table: 'pair', primaryKey: ['code', 'num'], generatedColumns: [] };

@@ -204,6 +204,26 @@ describe.each(targets())('catalog snapshot on $name', (target) => {
     expect(warn).toHaveBeenCalledWith(expect.stringMatching(/^Ignoring the catalog snapshot .*: it is not JSON/));
   });
 
+  it('ignores a snapshot of the format before defaults and unique keys, saying so, and reads the catalog', async () => {
+    await writeSnapshot();
+    // what the previous format held: no default flag on columns, no unique keys on tables
+    const old = JSON.stringify(JSON.parse(readFileSync(snapshotFile(), 'utf8')), (key, value) =>
+      key === 'hasDefault' || key === 'uniqueKeys' ? undefined : key === 'format' ? 1 : value,
+    );
+    expect(old).toContain('"format":1');
+    expect(old).not.toMatch(/hasDefault|uniqueKeys/);
+    writeFileSync(snapshotFile(), old);
+    await coldContainer();
+    const read = await counted({ method: 'GET', path: '/res/Item/1' });
+    expect(read.status).toBe(200);
+    expect(read.statements).toBeGreaterThan(1);
+    expect(warn).toHaveBeenCalledWith(
+      expect.stringMatching(
+        /^Ignoring the catalog snapshot .*: it is not a catalog snapshot of format 2; write it again/,
+      ),
+    );
+  });
+
   it(`${target.dialect === 'mysql' ? 'is not used' : 'serves'} when written on a database of another name`, async () => {
     await writeSnapshot();
     const snapshot = JSON.parse(readFileSync(snapshotFile(), 'utf8'));
@@ -239,6 +259,16 @@ describe.each(targets())('catalog snapshot on $name', (target) => {
       'a column renamed',
       'ALTER TABLE pair RENAME COLUMN label TO caption',
       'ALTER TABLE pair RENAME COLUMN caption TO label',
+    ],
+    [
+      'a unique key added',
+      'ALTER TABLE pair ADD CONSTRAINT pair_label_uq UNIQUE (label)',
+      pg ? 'ALTER TABLE pair DROP CONSTRAINT pair_label_uq' : 'ALTER TABLE pair DROP INDEX pair_label_uq',
+    ],
+    [
+      'a unique index created',
+      'CREATE UNIQUE INDEX pair_label_ix ON pair (label)',
+      pg ? 'DROP INDEX pair_label_ix' : 'DROP INDEX pair_label_ix ON pair',
     ],
     [
       'a foreign key added',

@@ -174,8 +174,10 @@ describe.each(targets())('reads on $name', (target) => {
   it.each([
     ['nosuch=1', 400, /nosuch.*Item/],
     ['double_price=3', 400, /double_price.*computed/],
-    ['id=47 or 1=1', 400, /^Could not convert id value 47 or 1=1 to number$/],
-    ['id=abc', 400, /Could not convert id value abc to number/],
+    ['id=47 or 1=1', 400, /^Could not convert id value "47 or 1=1" to number$/],
+    ['id=abc', 400, /Could not convert id value "abc" to number/],
+    ['id=(1,,2)', 400, /^Could not convert id value "" to number: empty value in the list$/],
+    ['id=(1,%20,2)', 400, /^Could not convert id value " " to number: empty value in the list$/],
     ['born=2023-02-30', 400, /born/],
     ['name=a&name=b', 400, /name/],
     ['_limit=-1', 400, /_limit/],
@@ -190,7 +192,7 @@ describe.each(targets())('reads on $name', (target) => {
   it.each([
     ['/res/Pair/ABC', /2 part/],
     ['/res/Pair/ABC/1/2', /2 part/],
-    ['/res/Item/x', /Could not convert id value x/],
+    ['/res/Item/x', /^Could not convert id value "x" to number$/],
   ])('R2 %s → 400 (D7)', async (path, message) => {
     const reply = await get(path);
     expect(reply.status).toBe(400);

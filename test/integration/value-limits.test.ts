@@ -65,83 +65,83 @@ const valid: Record<string, string> = {
 
 /** Refused on every database, as a filter, a path key or a value written: [label, value, message]. */
 const refused: [string, string, string][] = [
-  ['stamp', '2024-01-01 10:00+99', `Could not convert stamp value 2024-01-01 10:00+99 to ${stampWords}: ${noZone}`],
-  ['stamp', '2024-01-01T10:00:00Z', `Could not convert stamp value 2024-01-01T10:00:00Z to ${stampWords}: ${noZone}`],
+  ['stamp', '2024-01-01 10:00+99', `Could not convert stamp value "2024-01-01 10:00+99" to ${stampWords}: ${noZone}`],
+  ['stamp', '2024-01-01T10:00:00Z', `Could not convert stamp value "2024-01-01T10:00:00Z" to ${stampWords}: ${noZone}`],
   [
     'stamp',
     '2024-01-01 10:00-02:00',
-    `Could not convert stamp value 2024-01-01 10:00-02:00 to ${stampWords}: ${noZone}`,
+    `Could not convert stamp value "2024-01-01 10:00-02:00" to ${stampWords}: ${noZone}`,
   ],
   [
     'stamp',
     '2024-01-01 10:00:00.1234',
-    `Could not convert stamp value 2024-01-01 10:00:00.1234 to ${stampWords}: stamp keeps at most 3 digits of fractional seconds`,
+    `Could not convert stamp value "2024-01-01 10:00:00.1234" to ${stampWords}: stamp keeps at most 3 digits of fractional seconds`,
   ],
   [
     'stamp',
     '2024-01-01 10:00:00.1234567',
-    `Could not convert stamp value 2024-01-01 10:00:00.1234567 to ${stampWords}: at most 6 digits of fractional seconds`,
+    `Could not convert stamp value "2024-01-01 10:00:00.1234567" to ${stampWords}: at most 6 digits of fractional seconds`,
   ],
   [
     'stamp',
     '0000-12-31 10:00',
-    `Could not convert stamp value 0000-12-31 10:00 to ${stampWords}: years go from 0001 to 9999`,
+    `Could not convert stamp value "0000-12-31 10:00" to ${stampWords}: years go from 0001 to 9999`,
   ],
-  ['stamp', '2023-02-29 10:00', `Could not convert stamp value 2023-02-29 10:00 to ${stampWords}`],
-  ['stamp', '2023-02-01 24:00', `Could not convert stamp value 2023-02-01 24:00 to ${stampWords}`],
-  ['day', '0000-01-01', 'Could not convert day value 0000-01-01 to date (YYYY-MM-DD): years go from 0001 to 9999'],
+  ['stamp', '2023-02-29 10:00', `Could not convert stamp value "2023-02-29 10:00" to ${stampWords}`],
+  ['stamp', '2023-02-01 24:00', `Could not convert stamp value "2023-02-01 24:00" to ${stampWords}`],
+  ['day', '0000-01-01', 'Could not convert day value "0000-01-01" to date (YYYY-MM-DD): years go from 0001 to 9999'],
   [
     'at',
     '10:00:00.5',
-    'Could not convert at value 10:00:00.5 to time (HH:MM[:SS[.ffffff]]): at keeps whole seconds only',
+    'Could not convert at value "10:00:00.5" to time (HH:MM[:SS[.ffffff]]): at keeps whole seconds only',
   ],
-  ['price', '1e-999999', `Could not convert price value 1e-999999 to number: ${beyondScale}`],
-  ['price', '1.234', `Could not convert price value 1.234 to number: ${beyondScale}`],
-  ['price', '0.0001e1', `Could not convert price value 0.0001e1 to number: ${beyondScale}`],
+  ['price', '1e-999999', `Could not convert price value "1e-999999" to number: ${beyondScale}`],
+  ['price', '1.234', `Could not convert price value "1.234" to number: ${beyondScale}`],
+  ['price', '0.0001e1', `Could not convert price value "0.0001e1" to number: ${beyondScale}`],
   [
     'price',
     '1234567',
-    'Could not convert price value 1234567 to number: price holds at most 6 digits before the decimal point',
+    'Could not convert price value "1234567" to number: price holds at most 6 digits before the decimal point',
   ],
   [
     'price',
     '1e6',
-    'Could not convert price value 1e6 to number: price holds at most 6 digits before the decimal point',
+    'Could not convert price value "1e6" to number: price holds at most 6 digits before the decimal point',
   ],
-  ['small', '32768', 'Could not convert small value 32768 to number: small holds integers from -32768 to 32767'],
+  ['small', '32768', 'Could not convert small value "32768" to number: small holds integers from -32768 to 32767'],
   [
     'whole',
     '-2147483649',
-    'Could not convert whole value -2147483649 to number: whole holds integers from -2147483648 to 2147483647',
+    'Could not convert whole value "-2147483649" to number: whole holds integers from -2147483648 to 2147483647',
   ],
   [
     'big',
     '9223372036854775808',
-    'Could not convert big value 9223372036854775808 to number: big holds integers from -9223372036854775808 to 9223372036854775807',
+    'Could not convert big value "9223372036854775808" to number: big holds integers from -9223372036854775808 to 9223372036854775807',
   ],
   [
     'single',
     '1e39',
-    'Could not convert single value 1e39 to number: single holds single-precision floats, at most 3.4028234663852886e+38 in size',
+    'Could not convert single value "1e39" to number: single holds single-precision floats, at most 3.4028234663852886e+38 in size',
   ],
   [
     'single',
     '1e-50',
-    'Could not convert single value 1e-50 to number: single holds single-precision floats; this value is not 0 but would be stored as 0',
+    'Could not convert single value "1e-50" to number: single holds single-precision floats; this value is not 0 but would be stored as 0',
   ],
   [
     'twice',
     '-1e309',
-    'Could not convert twice value -1e309 to number: twice holds double-precision floats, at most 1.7976931348623157e+308 in size',
+    'Could not convert twice value "-1e309" to number: twice holds double-precision floats, at most 1.7976931348623157e+308 in size',
   ],
   [
     'twice',
     '1e-400',
-    'Could not convert twice value 1e-400 to number: twice holds double-precision floats; this value is not 0 but would be stored as 0',
+    'Could not convert twice value "1e-400" to number: twice holds double-precision floats; this value is not 0 but would be stored as 0',
   ],
-  ['code', 'ABCD', 'Could not convert code value ABCD to text: code holds at most 3 characters'],
-  ['code', 'AB  ', 'Could not convert code value AB   to text: code holds at most 3 characters'],
-  ['name', 'elevenchars', 'Could not convert name value elevenchars to text: name holds at most 10 characters'],
+  ['code', 'ABCD', 'Could not convert code value "ABCD" to text: code holds at most 3 characters'],
+  ['code', 'AB  ', 'Could not convert code value "AB  " to text: code holds at most 3 characters'],
+  ['name', 'elevenchars', 'Could not convert name value "elevenchars" to text: name holds at most 10 characters'],
 ];
 
 /** Refused on one database, whose columns have other limits: [label, value, message]. */
@@ -150,59 +150,59 @@ const refusedExtra: Record<TestDialect, [string, string, string][]> = {
     [
       'exact',
       '1e-16384',
-      'Could not convert exact value 1e-16384 to number: exact holds at most 16383 digits after the decimal point',
+      'Could not convert exact value "1e-16384" to number: exact holds at most 16383 digits after the decimal point',
     ],
     [
       'exact',
       '1e131072',
-      'Could not convert exact value 1e131072 to number: exact holds at most 131072 digits before the decimal point',
+      'Could not convert exact value "1e131072" to number: exact holds at most 131072 digits before the decimal point',
     ],
-    ['scaled', '12345', 'Could not convert scaled value 12345 to number: scaled holds only whole multiples of 100'],
+    ['scaled', '12345', 'Could not convert scaled value "12345" to number: scaled holds only whole multiples of 100'],
     [
       'scaled',
       '1e5',
-      'Could not convert scaled value 1e5 to number: scaled holds at most 5 digits before the decimal point',
+      'Could not convert scaled value "1e5" to number: scaled holds at most 5 digits before the decimal point',
     ],
-    ['tiny', '0.001', 'Could not convert tiny value 0.001 to number: tiny holds only numbers below 0.001'],
+    ['tiny', '0.001', 'Could not convert tiny value "0.001" to number: tiny holds only numbers below 0.001'],
     [
       'tiny',
       '0.000001',
-      'Could not convert tiny value 0.000001 to number: tiny holds at most 5 digits after the decimal point',
+      'Could not convert tiny value "0.000001" to number: tiny holds at most 5 digits after the decimal point',
     ],
   ],
   mysql: [
     [
       'exact',
       '1e-31',
-      'Could not convert exact value 1e-31 to number: exact holds at most 30 digits after the decimal point',
+      'Could not convert exact value "1e-31" to number: exact holds at most 30 digits after the decimal point',
     ],
-    ['utiny', '-1', 'Could not convert utiny value -1 to number: utiny holds integers from 0 to 255'],
-    ['utiny', '256', 'Could not convert utiny value 256 to number: utiny holds integers from 0 to 255'],
-    ['yr', '1900', 'Could not convert yr value 1900 to number: yr holds integers from 1901 to 2155'],
-    ['yr', '24', 'Could not convert yr value 24 to number: yr holds integers from 1901 to 2155'],
+    ['utiny', '-1', 'Could not convert utiny value "-1" to number: utiny holds integers from 0 to 255'],
+    ['utiny', '256', 'Could not convert utiny value "256" to number: utiny holds integers from 0 to 255'],
+    ['yr', '1900', 'Could not convert yr value "1900" to number: yr holds integers from 1901 to 2155'],
+    ['yr', '24', 'Could not convert yr value "24" to number: yr holds integers from 1901 to 2155'],
     [
       'ts',
       '1970-01-01 00:00:00',
-      `Could not convert ts value 1970-01-01 00:00:00 to ${stampWords}: ts holds 1970-01-01 00:00:01 to 2038-01-19 03:14:07.999999`,
+      `Could not convert ts value "1970-01-01 00:00:00" to ${stampWords}: ts holds 1970-01-01 00:00:01 to 2038-01-19 03:14:07.999999`,
     ],
     [
       'ts',
       '2038-01-19 03:14:08',
-      `Could not convert ts value 2038-01-19 03:14:08 to ${stampWords}: ts holds 1970-01-01 00:00:01 to 2038-01-19 03:14:07.999999`,
+      `Could not convert ts value "2038-01-19 03:14:08" to ${stampWords}: ts holds 1970-01-01 00:00:01 to 2038-01-19 03:14:07.999999`,
     ],
     [
       'tt',
       'é'.repeat(128),
-      `Could not convert tt value ${'é'.repeat(128)} to text: tt holds at most 255 bytes (UTF-8)`,
+      `Could not convert tt value "${'é'.repeat(128)}" to text: tt holds at most 255 bytes (UTF-8)`,
     ],
-    ['bin', 'AAECAwQ=', 'Could not convert bin value AAECAwQ= to base64 binary: bin holds at most 4 bytes'],
-    ['ud', '-0.01', 'Could not convert ud value -0.01 to number: ud holds no numbers below 0'],
+    ['bin', 'AAECAwQ=', 'Could not convert bin value "AAECAwQ=" to base64 binary: bin holds at most 4 bytes'],
+    ['ud', '-0.01', 'Could not convert ud value "-0.01" to number: ud holds no numbers below 0'],
     [
       'fm',
       '1.23456',
-      'Could not convert fm value 1.23456 to number: fm holds at most 4 digits after the decimal point',
+      'Could not convert fm value "1.23456" to number: fm holds at most 4 digits after the decimal point',
     ],
-    ['fm', '1000', 'Could not convert fm value 1000 to number: fm holds at most 3 digits before the decimal point'],
+    ['fm', '1000', 'Could not convert fm value "1000" to number: fm holds at most 3 digits before the decimal point'],
   ],
 };
 
@@ -296,7 +296,7 @@ describe.each(targets())('value limits on $name', (target) => {
   it('a path key out of its column range is a 400', async () => {
     expect(await call('GET', '/res/Measure/2147483648')).toEqual({
       status: 400,
-      body: 'Could not convert id value 2147483648 to number: id holds integers from -2147483648 to 2147483647',
+      body: 'Could not convert id value "2147483648" to number: id holds integers from -2147483648 to 2147483647',
     });
   });
 
@@ -347,7 +347,7 @@ describe.each(targets())('value limits on $name', (target) => {
 
   it('a JSON number with an exponent is a decimal like any other', async () => {
     const reply = await call('PUT', '/res/Measure', '{"measures":[{"id":1,"price":1e-7}]}', '', json);
-    expect(reply).toEqual({ status: 400, body: `Could not convert price value 1e-7 to number: ${beyondScale}` });
+    expect(reply).toEqual({ status: 400, body: `Could not convert price value "1e-7" to number: ${beyondScale}` });
     expect((await call('PUT', '/res/Measure', '{"measures":[{"id":1,"price":1.5e2}]}', '', json)).status).toBe(200);
     expect(await rowText('Measure', 1)).toContain('"price":150.00');
   });

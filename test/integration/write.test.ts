@@ -148,7 +148,7 @@ describe.each(targets())('writes on $name', (target) => {
     ['name=ok&qty=5000', /qty.*maxValue=1000/],
     ['name=ok&double_price=1', /double_price.*read-only/],
     ['name=ok&nosuch=1', /Unknown field nosuch/],
-    ['name=ok&price=cheap', /Could not convert price value cheap to number/],
+    ['name=ok&price=cheap', /Could not convert price value "cheap" to number/],
     ['name=ok&active=maybe', /active/],
   ])('C1 %s → 400 and nothing written (D1 validatedAttribute, D13, D18)', async (body, message) => {
     const reply = await invoke({ method: 'POST', path: '/res/Item', headers: form, body });

@@ -2,7 +2,7 @@
  * The pure parts of lib/observe, by tables: the operation names, the routes, the settings from the environment,
  * what an error's log entry holds; and request-context's database time when calls nest and overlap.
  */
-import { BadRequestError, ConflictError, DatabaseError } from '../../lib/errors';
+import { BadRequestError, ConstraintError, DatabaseError } from '../../lib/errors';
 import { describeError } from '../../lib/observe/describe-error';
 import { observeSettings } from '../../lib/observe/observe-settings';
 import { operationName } from '../../lib/observe/operation-name';
@@ -81,7 +81,7 @@ describe('an error in the log', () => {
     ['a 400', new BadRequestError('bad_value', 'Could not convert price value secret-value'), [{ code: 'bad_value' }]],
     [
       'a conflict',
-      new ConflictError('unique_violation', 'Conflict: secret-value', driver),
+      new ConstraintError({ kind: 'unique', columns: ['name'] }, 'Conflict: secret-value', driver),
       [{ code: 'unique_violation' }, { name: 'PostgresError', code: '23505' }],
     ],
     [

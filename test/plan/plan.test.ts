@@ -267,7 +267,7 @@ const badReads: { name: string; resource: Make; query: ParsedQuery; pathKeys?: s
     name: 'a value that does not convert',
     resource: bookResource,
     query: { filters: [{ name: 'id', op: 'eq', value: '47 or 1=1' }] },
-    error: { status: 400, code: 'bad_value', message: 'Could not convert id value 47 or 1=1 to number' },
+    error: { status: 400, code: 'bad_value', message: 'Could not convert id value "47 or 1=1" to number' },
   },
   {
     name: 'an IN item that does not convert',
@@ -276,7 +276,17 @@ const badReads: { name: string; resource: Make; query: ParsedQuery; pathKeys?: s
     error: {
       status: 400,
       code: 'bad_value',
-      message: 'Could not convert published value 2023-02-30 to date (YYYY-MM-DD)',
+      message: 'Could not convert published value "2023-02-30" to date (YYYY-MM-DD)',
+    },
+  },
+  {
+    name: 'an empty IN item is said to be one',
+    resource: bookResource,
+    query: { filters: [{ name: 'id', op: 'in', values: ['1', '', '2'] }] },
+    error: {
+      status: 400,
+      code: 'bad_value',
+      message: 'Could not convert id value "" to number: empty value in the list',
     },
   },
   {
@@ -306,14 +316,14 @@ const badReads: { name: string; resource: Make; query: ParsedQuery; pathKeys?: s
     resource: bookResource,
     query: { filters: [] },
     pathKeys: ['abc'],
-    error: { status: 400, code: 'bad_path_key', message: 'Could not convert id value abc to number' },
+    error: { status: 400, code: 'bad_path_key', message: 'Could not convert id value "abc" to number' },
   },
   {
     name: 'D7: the second segment of a compound key that does not convert',
     resource: editionResource,
     query: { filters: [] },
     pathKeys: ['978-3', 'two'],
-    error: { status: 400, code: 'bad_path_key', message: 'Could not convert editionNo value two to number' },
+    error: { status: 400, code: 'bad_path_key', message: 'Could not convert editionNo value "two" to number' },
   },
   {
     name: 'a path key on a resource whose query does not select the key',
@@ -676,7 +686,7 @@ const badWrites: { name: string; resource: Make; input: WriteInput; error: Expec
     name: 'insert: a value that does not convert',
     resource: bookResource,
     input: { op: 'insert', pathKeys: [], filters: [], ...json({ price: 'cheap' }) },
-    error: { status: 400, code: 'bad_value', message: 'Could not convert price value cheap to number' },
+    error: { status: 400, code: 'bad_value', message: 'Could not convert price value "cheap" to number' },
   },
   {
     name: 'insert: an empty body',
@@ -726,7 +736,7 @@ const badWrites: { name: string; resource: Make; input: WriteInput; error: Expec
     name: 'D1: a body row whose key does not convert is a bad value, like any body value',
     resource: bookResource,
     input: { op: 'delete', pathKeys: [], filters: [], ...json({ id: 'abc' }) },
-    error: { status: 400, code: 'bad_value', message: 'Could not convert id value abc to number' },
+    error: { status: 400, code: 'bad_value', message: 'Could not convert id value "abc" to number' },
   },
   {
     name: 'D4 shape: an XML body with a path key on a flat resource',
@@ -943,7 +953,7 @@ const badWrites: { name: string; resource: Make; input: WriteInput; error: Expec
     name: 'D3: a path key that does not convert',
     resource: bookResource,
     input: { op: 'delete', pathKeys: ['1 or 1=1'], filters: [] },
-    error: { status: 400, code: 'bad_path_key', message: 'Could not convert id value 1 or 1=1 to number' },
+    error: { status: 400, code: 'bad_path_key', message: 'Could not convert id value "1 or 1=1" to number' },
   },
   {
     name: 'DELETE with a form body',

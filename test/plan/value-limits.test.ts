@@ -169,7 +169,7 @@ describe('convertValue against column limits', () => {
       name: 'BadRequestError',
       status: 400,
       code: 'bad_value',
-      message: `Could not convert v value ${String(c.raw)} to ${words[c.type]}: ${c.reason}`,
+      message: `Could not convert v value "${String(c.raw)}" to ${words[c.type]}: ${c.reason}`,
     });
   });
 
@@ -180,7 +180,7 @@ describe('convertValue against column limits', () => {
   it('names a long value by its start and its length', () => {
     const raw = `${'x'.repeat(199)}😀${'y'.repeat(800)}`;
     expect(serviceErrorOf(() => converted({ type: 'string', limits: { maxLength: 10 }, raw })).message).toBe(
-      `Could not convert v value ${'x'.repeat(199)}😀... (1000 characters) to text: v holds at most 10 characters`,
+      `Could not convert v value "${'x'.repeat(199)}😀..." (1000 characters) to text: v holds at most 10 characters`,
     );
   });
 

@@ -16,6 +16,7 @@ function field(label: string, type: ValueType, table: string, primaryKey = false
     generated: primaryKey,
     readOnly: false,
     nullable: !primaryKey,
+    hasDefault: primaryKey,
   };
 }
 

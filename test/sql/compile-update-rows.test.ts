@@ -128,6 +128,7 @@ describe('updateRuns', () => {
     schema: 's',
     table: 'item',
     role: 'Parent',
+    uniqueKeys: [],
     primaryKey: ['item_id'],
     generatedColumns: [],
     links: [],

@@ -22,7 +22,7 @@ export interface BodyNames {
 }
 
 function table(name: string, role: ResourceTable['role']): ResourceTable {
-  return { name, schema: 'test', table: name, role, primaryKey: [], generatedColumns: [], links: [] };
+  return { name, schema: 'test', table: name, role, primaryKey: [], generatedColumns: [], uniqueKeys: [], links: [] };
 }
 
 /** A resource with these names and nothing else: enough for reading rows. */

@@ -11,6 +11,10 @@ interface FieldOptions {
   readonly primaryKey?: boolean;
   readonly generated?: boolean;
   readonly readOnly?: boolean;
+  /** NULL allowed; by default every column but a key's. */
+  readonly nullable?: boolean;
+  /** An insert may leave it out; by default only a generated column. */
+  readonly hasDefault?: boolean;
   readonly dbType?: string;
   /** What the column holds; none by default, as for a column the catalog sets no limit on. */
   readonly limits?: ValueLimits;
@@ -33,7 +37,8 @@ export function field(
     primaryKey: options.primaryKey ?? false,
     generated: options.generated ?? false,
     readOnly: options.readOnly ?? table === null,
-    nullable: !(options.primaryKey ?? false),
+    nullable: options.nullable ?? !(options.primaryKey ?? false),
+    hasDefault: options.hasDefault ?? options.generated ?? false,
     ...(options.limits ? { limits: options.limits } : {}),
   };
 }
@@ -45,7 +50,7 @@ export function table(
   links: ResourceTable['links'] = [],
   generatedColumns: readonly string[] = [],
 ): ResourceTable {
-  return { name, schema: 'shop', table: name, role, primaryKey, generatedColumns, links };
+  return { name, schema: 'shop', table: name, role, primaryKey, generatedColumns, uniqueKeys: [], links };
 }
 
 function resource(
@@ -158,6 +163,48 @@ export function languageResource(dialect: Dialect): SqlResource {
       field('title', 'string', 'film', 'title'),
     ],
     { rowName: 'lang', collectionName: 'langs', childRowName: 'movie', childCollectionName: 'movies' },
+  );
+}
+
+/**
+ * One-to-many: Parent `person` (id generated, labelled person_id; email NOT NULL without a default; secret NOT NULL
+ * with one; nick may be NULL), ParentExtension `profile` (bio NOT NULL without a default), Child `task` (id
+ * generated, labelled task_id; person_id, labelled owner, its link to person; title NOT NULL without a default).
+ * Both person and task have a column `id`.
+ */
+export function personTasksResource(dialect: Dialect): SqlResource {
+  const required = { nullable: false, hasDefault: false };
+  const toPerson = [{ columns: ['person_id'], target: 'person', references: ['id'] }];
+  return resource(
+    dialect,
+    'PersonTasks',
+    'one-to-many',
+    [
+      {
+        ...table('person', 'Parent', ['id'], [], ['id']),
+        uniqueKeys: [
+          { name: 'person_pkey', columns: ['id'] },
+          { name: 'person_email_key', columns: ['email'] },
+        ],
+      },
+      table('profile', 'ParentExtension', ['person_id'], toPerson),
+      {
+        ...table('task', 'Child', ['id'], toPerson, ['id']),
+        uniqueKeys: [{ name: 'task_title_uq', columns: ['person_id', 'title'] }],
+      },
+    ],
+    [
+      field('person_id', 'integer', 'person', 'id', { primaryKey: true, generated: true }),
+      field('email', 'string', 'person', 'email', required),
+      field('secret', 'string', 'person', 'secret', { nullable: false, hasDefault: true }),
+      field('nick', 'string', 'person', 'nick'),
+      field('bio', 'string', 'profile', 'bio', required),
+      field('motto', 'string', 'profile', 'motto'),
+      field('task_id', 'integer', 'task', 'id', { primaryKey: true, generated: true }),
+      field('owner', 'integer', 'task', 'person_id', required),
+      field('title', 'string', 'task', 'title', required),
+    ],
+    { rowName: 'person', collectionName: 'persons', childRowName: 'task', childCollectionName: 'tasks' },
   );
 }
 
