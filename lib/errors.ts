@@ -53,7 +53,7 @@ export class UnauthenticatedError extends ServiceError {
 
 /** 403: the caller's roles do not hold the privilege, or a claim the resource needs is missing. */
 export class ForbiddenError extends ServiceError {
-  constructor(code: 'forbidden' | 'claim_missing', message: string) {
+  constructor(code: 'forbidden' | 'claim_missing' | 'claim_ambiguous', message: string) {
     super(403, code, message);
   }
 }
@@ -183,7 +183,16 @@ export const errorCatalog: readonly { code: string; status: number; when: string
     when: 'sign-in is on and the token is missing, malformed, expired or invalid',
   },
   { code: 'forbidden', status: 403, when: "none of the caller's roles holds the privilege for the operation" },
-  { code: 'claim_missing', status: 403, when: "the resource's query uses a claim that the caller's token lacks" },
+  {
+    code: 'claim_missing',
+    status: 403,
+    when: "the resource's query uses a claim that the caller's token lacks, or holds as a value the query cannot use",
+  },
+  {
+    code: 'claim_ambiguous',
+    status: 403,
+    when: "the caller's token holds a claim both by its dotted name and as a nested claim",
+  },
   { code: 'resource_not_found', status: 404, when: 'no definition file for the resource name' },
   {
     code: 'parent_not_found',

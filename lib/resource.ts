@@ -134,14 +134,25 @@ export interface ValidationRule {
 }
 
 /**
- * A query that shows each caller their own rows: its text split at each `{{claim:NAME}}` placeholder. `parts`
- * has one more member than `claims`; a caller's claim values stand between the parts as bound parameters, never
- * as SQL text.
+ * How a claim placeholder is used: `value`, a value the claim's text (or boolean) stands for; `condition`, a whole
+ * condition (or one compared with TRUE or FALSE), which only a boolean claim may be; `prefix`
+ * (`{{claim-prefix:NAME}}`), a LIKE pattern matching the texts that start with the claim's text.
+ */
+export type ClaimUse = 'value' | 'condition' | 'prefix';
+
+export interface ClaimPlaceholder {
+  readonly name: string;
+  readonly use: ClaimUse;
+}
+
+/**
+ * A query that shows each caller their own rows: its text split at each claim placeholder. `parts` has one more
+ * member than `claims`; a caller's claim values stand between the parts as bound parameters, never as SQL text.
  */
 export interface ClaimQuery {
   readonly parts: readonly string[];
-  /** Claim names in placeholder order (a name may come more than once). */
-  readonly claims: readonly string[];
+  /** The placeholders in order (a claim may come more than once). */
+  readonly claims: readonly ClaimPlaceholder[];
 }
 
 export interface SqlResource {

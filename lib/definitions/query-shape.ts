@@ -5,14 +5,7 @@
  * parsing SQL: anything it does not recognise counts as "not every row", which only costs writes a check. Pure.
  */
 import type { Dialect, ResourceTable } from '../resource';
-import { quotedAt, skipComment } from './sql-lexer';
-
-interface Token {
-  readonly text: string;
-  /** Parentheses around it: 0 for the query's own clauses. */
-  readonly depth: number;
-  readonly quoted: boolean;
-}
+import { type SqlToken, sqlTokens } from './sql-lexer';
 
 /** Functions that fold many rows into one (a query with one and no GROUP BY shows a single row). */
 const aggregates = new Set(
@@ -33,7 +26,7 @@ export function showsEveryRow(
   table: Pick<ResourceTable, 'schema' | 'table'>,
   dialect: Dialect,
 ): boolean {
-  const top = tokens(query, dialect);
+  const top = sqlTokens(query, dialect);
   const words = top.filter((t) => t.depth === 0 && !t.quoted).map((t) => t.text.toLowerCase());
   if (words[0] !== 'select' || words[1] === 'distinct') return false;
   const froms = top.flatMap((t, i) => (t.depth === 0 && !t.quoted && t.text.toLowerCase() === 'from' ? [i] : []));
@@ -46,7 +39,7 @@ export function showsEveryRow(
 }
 
 /** `name`, `schema.name`, either followed by `alias` or `AS alias`, and nothing else; the name is the table's. */
-function namesTable(rest: readonly Token[], table: Pick<ResourceTable, 'schema' | 'table'>): boolean {
+function namesTable(rest: readonly SqlToken[], table: Pick<ResourceTable, 'schema' | 'table'>): boolean {
   const qualified = rest[1]?.text === '.';
   const name = qualified ? rest[2] : rest[0];
   const after = rest.slice(qualified ? 3 : 1);
@@ -59,11 +52,11 @@ function namesTable(rest: readonly Token[], table: Pick<ResourceTable, 'schema' 
     (clauseWords.has(aliasWord.text.toLowerCase()) || !/^\w+$/.test(aliasWord.text))
   )
     return false;
-  if (qualified && !sameName(rest[0] as Token, table.schema)) return false;
+  if (qualified && !sameName(rest[0] as SqlToken, table.schema)) return false;
   return sameName(name, table.table) && !clauseWords.has(name.text.toLowerCase());
 }
 
-function sameName(token: Token, name: string): boolean {
+function sameName(token: SqlToken, name: string): boolean {
   const text = token.quoted ? unquote(token.text) : token.text;
   return /^[^'$]/.test(token.text) && text.toLowerCase() === name.toLowerCase();
 }
@@ -72,31 +65,4 @@ function sameName(token: Token, name: string): boolean {
 function unquote(text: string): string {
   const quote = text[0] as string;
   return text.slice(1, -1).replaceAll(quote + quote, quote);
-}
-
-/** The query's words, symbols and quoted texts, with their depth in parentheses; comments and spaces dropped. */
-function tokens(query: string, dialect: Dialect): Token[] {
-  const out: Token[] = [];
-  let depth = 0;
-  let i = 0;
-  while (i < query.length) {
-    const comment = skipComment(query, i, dialect);
-    if (comment !== undefined) {
-      i = comment;
-      continue;
-    }
-    const quoted = quotedAt(query, i, dialect);
-    if (quoted) {
-      out.push({ text: query.slice(i, quoted.end), depth, quoted: true });
-      i = quoted.end;
-      continue;
-    }
-    const c = query[i] as string;
-    if (c === ')') depth -= 1;
-    const word = /^[A-Za-z_][A-Za-z0-9_$]*/.exec(query.slice(i, i + 128))?.[0];
-    if (!/\s/.test(c)) out.push({ text: word ?? c, depth, quoted: false });
-    if (c === '(') depth += 1;
-    i += word?.length ?? 1;
-  }
-  return out;
 }

@@ -56,3 +56,38 @@ export function skipComment(query: string, i: number, dialect: Dialect): number 
   const end = query.indexOf('*/', i + 2);
   return end < 0 ? query.length : end + 2;
 }
+
+/** A word, a symbol or a whole quoted text of a query, outside comments. */
+export interface SqlToken {
+  readonly text: string;
+  /** Parentheses around it: 0 for the query's own clauses. */
+  readonly depth: number;
+  readonly quoted: boolean;
+}
+
+/** The query's words, symbols and quoted texts, with their depth in parentheses; comments and spaces dropped. */
+export function sqlTokens(query: string, dialect: Dialect): SqlToken[] {
+  const out: SqlToken[] = [];
+  let depth = 0;
+  let i = 0;
+  while (i < query.length) {
+    const comment = skipComment(query, i, dialect);
+    if (comment !== undefined) {
+      i = comment;
+      continue;
+    }
+    const quoted = quotedAt(query, i, dialect);
+    if (quoted) {
+      out.push({ text: query.slice(i, quoted.end), depth, quoted: true });
+      i = quoted.end;
+      continue;
+    }
+    const c = query[i] as string;
+    if (c === ')') depth -= 1;
+    const word = /^[A-Za-z_][A-Za-z0-9_$]*/.exec(query.slice(i, i + 128))?.[0];
+    if (!/\s/.test(c)) out.push({ text: word ?? c, depth, quoted: false });
+    if (c === '(') depth += 1;
+    i += word?.length ?? 1;
+  }
+  return out;
+}

@@ -52,7 +52,7 @@ function notes(resource: SqlResource): string[] {
   const lookups = Object.values(resource.tables).flatMap((t) =>
     t.lookup ? [`${t.name} is looked up by ${t.lookup.owner} (many-to-one), read-only here`] : [],
   );
-  const claims = [...new Set(resource.claimQuery?.claims ?? [])];
+  const claims = [...new Set((resource.claimQuery?.claims ?? []).map((claim) => claim.name))];
   return claims.length > 0
     ? [...lookups, `rows per caller by the claim${claims.length > 1 ? 's' : ''} ${claims.join(', ')}`]
     : lookups;

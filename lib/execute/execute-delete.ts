@@ -14,7 +14,7 @@ import { tableOf } from '../resource-levels';
 import { compileDelete } from '../sql/compile-delete';
 import { sqlDialect } from '../sql/dialect';
 import type { Match } from '../sql/match';
-import { ownParent, shownChildren, shownParents } from './shown-rows';
+import { ownParent, requireAllChildrenShown, shownChildren, shownParents } from './shown-rows';
 import { chunks } from './statement-size';
 import { selectKeys } from './stored-rows';
 import { byKey, byLink, linkTo, ownedExtensions } from './table-links';
@@ -36,6 +36,7 @@ export async function executeDelete(
     return rowsAffected + (await tx.run(statement)).rowsAffected;
   }
   const keys = await shownParents(tx, resource, target, query);
+  if (query) await requireAllChildrenShown(tx, resource, query, keys, 'delete');
   for (const chunk of chunks(keys)) rowsAffected += await deleteParents(tx, resource, chunk);
   return rowsAffected;
 }

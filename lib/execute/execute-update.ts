@@ -13,7 +13,14 @@ import { compileInsert } from '../sql/compile-insert';
 import { compileUpdate } from '../sql/compile-update';
 import { sqlDialect } from '../sql/dialect';
 import type { Match } from '../sql/match';
-import { ownParent, requireVisible, shownChildren, shownParents, type WrittenRow } from './shown-rows';
+import {
+  ownParent,
+  requireAllChildrenShown,
+  requireVisible,
+  shownChildren,
+  shownParents,
+  type WrittenRow,
+} from './shown-rows';
 import { chunks } from './statement-size';
 import { selectKeys, selectRow, selectRowsByKey } from './stored-rows';
 import { byKey, byLink, keyRow, linkTo, linkValues } from './table-links';
@@ -57,6 +64,7 @@ async function updateParents(
   }
   const keys = await shownParents(tx, resource, target, query);
   if (keys.length === 0) return 0;
+  if (query) await requireAllChildrenShown(tx, resource, query, keys, 'update');
   // an update may set key columns too: the row is then checked under its new key
   for (const key of query ? keys : [])
     written.push({

@@ -15,8 +15,8 @@ import { compileSelect, compileSelectWhere } from '../sql/compile-select';
 import { sqlDialect } from '../sql/dialect';
 import type { Value } from '../values';
 import { chunks } from './statement-size';
-import type { StoredRow } from './stored-rows';
-import { byKey } from './table-links';
+import { type StoredRow, selectKeys } from './stored-rows';
+import { byKey, byLink, linkTo } from './table-links';
 import { keysOf } from './target-keys';
 
 /** The labels of the Parent's key, then (`child`) of the Child's: the planner has checked the query selects them. */
@@ -156,6 +156,49 @@ export async function shownChildren(
   const pairs = childKeys.map((key) => [...parentKey, ...key]);
   const found = await shownKeys(tx, resource, query, labelsOf(resource, true), pairs);
   return found.map((pair) => pair.slice(parentKey.length));
+}
+
+/**
+ * With the caller's query, a parent of a hierarchical resource is deleted or updated only when the query shows the
+ * caller every child row (or association) it has: a parent shared with other callers' children is theirs too, and
+ * deleting it would delete their rows. A 403 that rolls the request back otherwise.
+ */
+export async function requireAllChildrenShown(
+  tx: Executor,
+  resource: SqlResource,
+  query: CallerQuery,
+  parentKeys: readonly Key[],
+  what: 'delete' | 'update',
+): Promise<void> {
+  if (resource.kind === 'flat' || parentKeys.length === 0) return;
+  const parent = tableOf(resource, 'Parent');
+  const child = tableOf(resource, 'Child');
+  // (parent, child) of every row that ties a child to these parents, as that row holds them
+  const [table, parentColumns, childColumns] =
+    resource.kind === 'many-to-many'
+      ? [
+          tableOf(resource, 'Join'),
+          linkTo(tableOf(resource, 'Join'), parent).columns,
+          linkTo(tableOf(resource, 'Join'), child).columns,
+        ]
+      : [child, linkTo(child, parent).columns, child.primaryKey];
+  const owned = new Map<string, Key>();
+  for (const key of await selectKeys(
+    tx,
+    resource,
+    table,
+    [...parentColumns, ...childColumns],
+    byLink(linkTo(table, parent), parentKeys),
+  ))
+    owned.set(text(key), key);
+  if (owned.size === 0) return;
+  // the database compares the pairs with what the query shows; each shown pair comes back once
+  const shown = await shownKeys(tx, resource, query, labelsOf(resource, true), [...owned.values()]);
+  if (shown.length >= owned.size) return;
+  throw new ForbiddenError(
+    'forbidden',
+    `A ${resource.rowName} row to ${what} has ${resource.childRowName} rows that ${resource.name} does not show this caller, so nothing was changed`,
+  );
 }
 
 /** A row that a write touched, to check against the caller's query once the write is done. */

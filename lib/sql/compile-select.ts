@@ -1,7 +1,8 @@
 /**
  * SELECT statements: the resource's read (its query as a derived table, filtered, ordered and paged by column
  * labels: labels, a WHERE clause, an ORDER BY clause), and the rows of one table that match every Match. A query
- * with claims binds the caller's values in place of its placeholders, as its first parameters. Pure.
+ * with claims binds the caller's values in place of its placeholders, as its first parameters, compared as the
+ * dialect compares a claim exactly. Pure.
  */
 import type { CallerQuery, SelectSpec } from '../plan/plan';
 import type { ResourceTable } from '../resource';
@@ -39,7 +40,13 @@ export function compileSelect(dialect: SqlDialect, query: string | CallerQuery, 
 /** The query's text; a query with claims takes a placeholder, bound to the caller's value, in place of each. */
 function queryText(params: ParamList, query: string | CallerQuery): string {
   if (typeof query === 'string') return query;
-  return query.parts.map((part, i) => (i === 0 ? part : `${params.add(query.values[i - 1] ?? null)}${part}`)).join('');
+  return query.parts
+    .map((part, i) => {
+      if (i === 0) return part;
+      const value = query.values[i - 1] ?? null;
+      return `${params.dialect.claimValue(params.add(value), value)}${part}`;
+    })
+    .join('');
 }
 
 /**

@@ -32,6 +32,14 @@ export class SqlDialect {
     return typeof value === 'bigint' ? value.toString() : value;
   }
 
+  /**
+   * A claim's value in the resource's query: compared exactly as its text. PostgreSQL's default collations compare
+   * texts by their characters, so the placeholder stands as it is.
+   */
+  claimValue(placeholder: string, _value: Value): string {
+    return placeholder;
+  }
+
   /** A LIKE pattern with `\` as its escape character, so `\%` and `\_` are literal. */
   like(target: string, asText: boolean, pattern: string): string {
     return `${asText ? `CAST(${target} AS text)` : target} LIKE ${pattern} ESCAPE '\\'`;
@@ -91,6 +99,14 @@ export class MysqlDialect extends SqlDialect {
    */
   override currentRead(query: string): string {
     return `${query}\nLOCK IN SHARE MODE`;
+  }
+
+  /**
+   * MySQL's usual collations fold case, accents and trailing spaces (`_ci`, PAD SPACE), so a claim's text is compared
+   * as its bytes: `JÜRGEN B.` is not `Jürgen B.`, and `alice` is not `alice `.
+   */
+  override claimValue(placeholder: string, value: Value): string {
+    return typeof value === 'string' ? `CAST(${placeholder} AS BINARY)` : placeholder;
   }
 
   /** MySQL's LIKE escape character is already the backslash, and it compares numbers as text. */

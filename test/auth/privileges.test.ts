@@ -5,6 +5,7 @@ import { openCaller } from '../../lib/auth/caller';
 import { type Privileges, parsePrivileges } from '../../lib/auth/parse-privileges';
 import { rolesOf } from '../../lib/auth/roles-of';
 import { ServiceError } from '../../lib/errors';
+import { serviceErrorOf } from '../support/resources';
 
 function thrown(action: () => unknown): ServiceError {
   try {
@@ -90,10 +91,22 @@ describe('rolesOf', () => {
       claim: 'https://example.com/roles',
       roles: ['editor'],
     },
-    { claims: { 'a.b': ['whole'], a: { b: ['path'] } }, claim: 'a.b', roles: ['whole'] },
+    { claims: { 'a.b': ['whole'] }, claim: 'a.b', roles: ['whole'] },
+    // only an ASCII space separates roles: a no-break space, a tab or an ideographic space is part of one
+    { claims: { roles: 'reader\u00a0admin' }, claim: 'roles', roles: ['reader\u00a0admin'] },
+    { claims: { roles: 'reader\tadmin' }, claim: 'roles', roles: ['reader\tadmin'] },
+    { claims: { roles: 'reader\u3000admin writer' }, claim: 'roles', roles: ['reader\u3000admin', 'writer'] },
+    { claims: { roles: ['constructor'] }, claim: 'toString', roles: [] },
   ];
   it.each(cases)('$claim of $claims', ({ claims, claim, roles }) => {
     expect(rolesOf(claims, claim)).toEqual(roles);
+  });
+
+  it('a roles claim both by its dotted name and nested is refused, not read either way', () => {
+    expect(serviceErrorOf(() => rolesOf({ 'a.b': ['whole'], a: { b: ['admin'] } }, 'a.b'))).toMatchObject({
+      status: 403,
+      code: 'claim_ambiguous',
+    });
   });
 });
 

@@ -2,12 +2,14 @@
  * Table tests of binding a caller's claims into a resource's query (planRead, planWrite), and of the statements
  * compiled from it, PostgreSQL and MySQL side by side: the claims are the first parameters, never text. Pure.
  */
+
+import { findClaim } from '../../lib/auth/find-claim';
 import type { CallerQuery, Claims, SelectSpec } from '../../lib/plan/plan';
-import { findClaim, planCallerQuery } from '../../lib/plan/plan-caller-query';
+import { planCallerQuery } from '../../lib/plan/plan-caller-query';
 import { planRead } from '../../lib/plan/plan-read';
 import { planWrite } from '../../lib/plan/plan-write';
 import type { WriteRequest } from '../../lib/request/resource-request';
-import type { Dialect, SqlResource } from '../../lib/resource';
+import type { ClaimPlaceholder, Dialect, SqlResource } from '../../lib/resource';
 import { compileSelect, compileSelectWhere } from '../../lib/sql/compile-select';
 import type { CompiledQuery } from '../../lib/sql/compiled-query';
 import { sqlDialect } from '../../lib/sql/dialect';
@@ -17,17 +19,31 @@ import { bookResource, dialects, serviceErrorOf } from '../support/resources';
 function mine(dialect: Dialect): SqlResource {
   const book = bookResource(dialect);
   const parts = [`${book.query} where owner = `, ' and shelf in (', ', 0)'];
-  return { ...book, name: 'MyBooks', claimQuery: { parts, claims: ['sub', 'org.shelf'] } };
+  const claims = [value('sub'), value('org.shelf')];
+  return { ...book, name: 'MyBooks', claimQuery: { parts, claims } };
 }
 
-const aliceClaims: Claims = { sub: 'alice', org: { shelf: 7 }, 'org.shelf': 'top' };
+const value = (name: string): ClaimPlaceholder => ({ name, use: 'value' });
+
+/** Book for callers who are admins or owners: `{{claim:admin}} or owner like {{claim-prefix:team}}`. */
+function teams(dialect: Dialect): SqlResource {
+  const book = bookResource(dialect);
+  const parts = [`${book.query} where `, ' or owner like ', ''];
+  const claims: ClaimPlaceholder[] = [
+    { name: 'admin', use: 'condition' },
+    { name: 'team', use: 'prefix' },
+  ];
+  return { ...book, name: 'TeamBooks', claimQuery: { parts, claims } };
+}
+
+const aliceClaims: Claims = { sub: 'alice', org: { shelf: 'top' } };
 
 describe('findClaim', () => {
   it.each([
     [{ sub: 'alice' }, 'sub', 'alice'],
     [{ 'cognito:username': 'al' }, 'cognito:username', 'al'],
     [{ org: { tenant: { id: 4 } } }, 'org.tenant.id', 4],
-    [{ 'org.tenant': 'flat', org: { tenant: 'nested' } }, 'org.tenant', 'flat'],
+    [{ 'org.tenant': 'flat' }, 'org.tenant', 'flat'],
     [{ org: { tenant: 'x' } }, 'org.other', undefined],
     [{ org: ['x'] }, 'org.0', undefined],
     [{}, 'sub', undefined],
@@ -35,6 +51,16 @@ describe('findClaim', () => {
     [{ sub: 'a' }, '__proto__', undefined],
   ] as const)('%j has %s = %j', (claims, name, value) => {
     expect(findClaim(claims, name)).toEqual(value);
+  });
+
+  it('a claim both by its dotted name and nested is ambiguous: a 403, neither is used', () => {
+    expect(serviceErrorOf(() => findClaim({ 'org.tenant': 'flat', org: { tenant: 'nested' } }, 'org.tenant'))).toEqual({
+      name: 'ForbiddenError',
+      status: 403,
+      code: 'claim_ambiguous',
+      message:
+        "The caller's token carries the claim org.tenant twice, by that name and nested (org → tenant), so neither is used",
+    });
   });
 });
 
@@ -44,10 +70,11 @@ describe('planCallerQuery', () => {
   });
 
   it.each([
-    [{ sub: 'alice', 'org.shelf': 3 }, ['alice', 3]],
+    [{ sub: 'alice', 'org.shelf': 3 }, ['alice', '3']],
     [{ sub: 'alice', org: { shelf: 'top' } }, ['alice', 'top']],
     [{ sub: 'alice', org: { shelf: true } }, ['alice', true]],
-    [{ sub: "x' OR '1'='1", org: { shelf: -1.5 } }, ["x' OR '1'='1", -1.5]],
+    [{ sub: 0, org: { shelf: 1e21 } }, ['0', '1e+21']],
+    [{ sub: "x' OR '1'='1", org: { shelf: -1.5 } }, ["x' OR '1'='1", '-1.5']],
   ])('%j binds %j', (claims, values) => {
     expect(planCallerQuery(mine('postgres'), claims)).toEqual({ parts: mine('postgres').claimQuery?.parts, values });
   });
@@ -66,10 +93,49 @@ describe('planCallerQuery', () => {
     ],
     [
       { sub: 'a', org: { shelf: Number.NaN } },
-      "Resource MyBooks needs the claim org.shelf as one string, number or boolean, but the caller's token carries an object",
+      "Resource MyBooks needs the claim org.shelf as one string, number or boolean, but the caller's token carries a number that is not finite",
     ],
   ])('%j is a 403', (claims, message) => {
     expect(serviceErrorOf(() => planCallerQuery(mine('mysql'), claims))).toMatchObject({
+      status: 403,
+      code: 'claim_missing',
+      message,
+    });
+  });
+});
+
+describe('a claim used as a condition, and a prefix claim', () => {
+  it.each([
+    [{ admin: true, team: 'red' }, [true, 'red%']],
+    [{ admin: false, team: '50%_off\\' }, [false, '50\\%\\_off\\\\%']],
+    [{ admin: false, team: 7 }, [false, '7%']],
+  ])('%j binds %j', (claims, values) => {
+    expect(planCallerQuery(teams('postgres'), claims)?.values).toEqual(values);
+  });
+
+  it.each([
+    [
+      { admin: 'yes', team: 'red' },
+      "Resource TeamBooks needs the claim admin as true or false, but the caller's token carries a text",
+    ],
+    [
+      { admin: 1, team: 'red' },
+      "Resource TeamBooks needs the claim admin as true or false, but the caller's token carries a number",
+    ],
+    [
+      { admin: '1abc', team: 'red' },
+      "Resource TeamBooks needs the claim admin as true or false, but the caller's token carries a text",
+    ],
+    [
+      { admin: false, team: '' },
+      "Resource TeamBooks needs the claim team as a text that is not empty, but the caller's token carries an empty text",
+    ],
+    [
+      { admin: false, team: true },
+      "Resource TeamBooks needs the claim team as a text that is not empty, but the caller's token carries a boolean",
+    ],
+  ])('%j is a 403', (claims, message) => {
+    expect(serviceErrorOf(() => planCallerQuery(teams('mysql'), claims))).toMatchObject({
       status: 403,
       code: 'claim_missing',
       message,
@@ -124,10 +190,11 @@ describe('planRead and planWrite carry the caller query', () => {
 
 const callerQuery: CallerQuery = {
   parts: ['select id, title from book where owner = ', ' and shelf = ', ''],
-  values: ['alice', 7],
+  values: ['alice', '7'],
 };
 const pgFrom = 'FROM (select id, title from book where owner = $1 and shelf = $2) AS _r';
-const myFrom = 'FROM (select id, title from book where owner = ? and shelf = ?) AS _r';
+/** MySQL compares a claim's text as its bytes: no case, accent or trailing-space folding of a _ci collation. */
+const myFrom = 'FROM (select id, title from book where owner = CAST(? AS BINARY) and shelf = CAST(? AS BINARY)) AS _r';
 
 const selects: { name: string; spec: SelectSpec; postgres: CompiledQuery; mysql: CompiledQuery }[] = [
   {
@@ -140,18 +207,18 @@ const selects: { name: string; spec: SelectSpec; postgres: CompiledQuery; mysql:
     },
     postgres: {
       text: `SELECT * ${pgFrom} WHERE _r."title" LIKE $3 ESCAPE '\\' ORDER BY _r."id" LIMIT $4 OFFSET $5`,
-      params: ['alice', 7, 'D%', 5, 10],
+      params: ['alice', '7', 'D%', 5, 10],
     },
     mysql: {
       text: `SELECT * ${myFrom} WHERE _r.\`title\` LIKE ? ORDER BY _r.\`id\` LIMIT ? OFFSET ?`,
-      params: ['alice', 7, 'D%', 5, 10],
+      params: ['alice', '7', 'D%', 5, 10],
     },
   },
   {
     name: 'which of some keys the caller sees',
     spec: { columns: ['id'], distinct: true, filters: [], orderBy: [], keys: { labels: ['id'], keys: [[1n], [2n]] } },
-    postgres: { text: `SELECT DISTINCT _r."id" ${pgFrom} WHERE "id" IN ($3, $4)`, params: ['alice', 7, '1', '2'] },
-    mysql: { text: `SELECT DISTINCT _r.\`id\` ${myFrom} WHERE \`id\` IN (?, ?)`, params: ['alice', 7, 1n, 2n] },
+    postgres: { text: `SELECT DISTINCT _r."id" ${pgFrom} WHERE "id" IN ($3, $4)`, params: ['alice', '7', '1', '2'] },
+    mysql: { text: `SELECT DISTINCT _r.\`id\` ${myFrom} WHERE \`id\` IN (?, ?)`, params: ['alice', '7', 1n, 2n] },
   },
   {
     name: 'which pairs of parent and child keys the caller sees, with a filter',
@@ -164,11 +231,11 @@ const selects: { name: string; spec: SelectSpec; postgres: CompiledQuery; mysql:
     },
     postgres: {
       text: `SELECT DISTINCT _r."id", _r."no" ${pgFrom} WHERE _r."title" = $3 AND "id" = $4 AND "no" = $5`,
-      params: ['alice', 7, 'x', '1', '2'],
+      params: ['alice', '7', 'x', '1', '2'],
     },
     mysql: {
       text: `SELECT DISTINCT _r.\`id\`, _r.\`no\` ${myFrom} WHERE _r.\`title\` = ? AND \`id\` = ? AND \`no\` = ?`,
-      params: ['alice', 7, 'x', 1n, 2n],
+      params: ['alice', '7', 'x', 1n, 2n],
     },
   },
 ];

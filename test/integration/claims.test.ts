@@ -80,7 +80,7 @@ describe.each(targets())('rows per caller on $name', (target) => {
   const call = (who: string | Record<string, unknown>, method: string, url: string, body?: unknown) =>
     callWithToken(auth, (typeof who === 'string' ? claimsOf[who] : who) ?? {}, method, url, body);
 
-  const names = async (who: string, url = '/res/MyProjects') =>
+  const names = async (who: string | Record<string, unknown>, url = '/res/MyProjects') =>
     ((await call(who, 'GET', url)).json().projects as Row[]).map((p) => p.name);
   const stored = async () =>
     (await db.exec('SELECT project_id, owner, name FROM project ORDER BY project_id')).map(
@@ -123,6 +123,45 @@ describe.each(targets())('rows per caller on $name', (target) => {
         ],
       });
       expect((await call('alice', 'GET', '/res/MyProjectTasks/3')).json()).toEqual({ projects: [] });
+    });
+
+    it('a claim matches exactly as its own text: a number is its digits, no case, accent or trailing-space folding', async () => {
+      await db.exec("INSERT INTO project (project_id, owner, tenant, name) VALUES (5, 'Jürgen B.', 20, 'Epsilon')");
+      expect(await names({ sub: 0 })).toEqual([]);
+      expect(await names({ sub: 'ALICE' })).toEqual([]);
+      expect(await names({ sub: 'alice ' })).toEqual([]);
+      expect(await names({ sub: 'JÜRGEN B.' })).toEqual([]);
+      expect(await names({ sub: 'Jurgen B.' })).toEqual([]);
+      expect(await names({ sub: 'Jürgen B.' })).toEqual(['Epsilon']);
+      const zero = await call({ sub: 0 }, 'PUT', '/res/MyProjects?tenant=10', 'name=mine');
+      expect(zero.json()).toEqual({ rowsAffected: 0 });
+      expect(await stored()).toEqual([...initial, '5:Jürgen B.:Epsilon']);
+    });
+
+    it('a prefix claim matches the owners that start with its text, its wildcards escaped', async () => {
+      const team = (claims: Record<string, unknown>) =>
+        names({ sub: 'x', admin: false, ...claims }, '/res/TeamProjects');
+      expect(await team({ team: 'al' })).toEqual(['Alpha', 'Beta']);
+      expect(await team({ team: 'b' })).toEqual(['Gamma']);
+      expect(await team({ team: '%' })).toEqual([]);
+      expect(await team({ team: '_lice' })).toEqual([]);
+      expect(await team({ team: '\\' })).toEqual([]);
+      expect(await team({ team: 'AL' })).toEqual([]);
+      expect((await call({ sub: 'x', admin: false, team: '' }, 'GET', '/res/TeamProjects')).status).toBe(403);
+    });
+
+    it('a claim used as a condition must be true or false', async () => {
+      const all = ['Alpha', 'Beta', 'Gamma', 'Delta'];
+      expect(await names({ sub: 'x', admin: true, team: 'zz' }, '/res/TeamProjects')).toEqual(all);
+      expect(await names({ sub: 'x', admin: false, team: 'zz' }, '/res/TeamProjects')).toEqual([]);
+      for (const admin of ['yes', 'on', '1', '1abc', 1, 'true']) {
+        const reply = await call({ sub: 'x', admin, team: 'zz' }, 'GET', '/res/TeamProjects');
+        expect([admin, reply.status, reply.body]).toEqual([
+          admin,
+          403,
+          expect.stringContaining('needs the claim admin as true or false'),
+        ]);
+      }
     });
 
     it('a claim value is bound, never spliced', async () => {
@@ -305,6 +344,24 @@ describe.each(targets())('rows per caller on $name', (target) => {
         '3:bob:Gamma',
         '4:carol:Delta',
       ]);
+    });
+
+    it('a parent shared with children the caller does not see is neither deleted nor updated: a 403', async () => {
+      // project 1 has task 1 (alice's) and task 2 (nobody's); project 3 only task 3 (bob's)
+      const deleted = await call('alice', 'DELETE', '/res/MyAssignedTasks/1');
+      expect([deleted.status, deleted.body]).toEqual([
+        403,
+        'A project row to delete has task rows that MyAssignedTasks does not show this caller, so nothing was changed',
+      ]);
+      expect((await call('alice', 'DELETE', '/res/MyAssignedTasks?name=Alpha')).status).toBe(403);
+      expect((await call('alice', 'PUT', '/res/MyAssignedTasks/1', 'name=Mine')).status).toBe(403);
+      expect(await tasksOf(1)).toEqual(['a1', 'a2']);
+      expect(await stored()).toEqual(initial);
+      expect((await call('bob', 'PUT', '/res/MyAssignedTasks/3', 'name=Gamma!')).json()).toEqual({ rowsAffected: 1 });
+      // a child the caller sees is theirs to delete
+      expect((await call('alice', 'DELETE', '/res/MyAssignedTasks/1', { tasks: [{ task_id: 1 }] })).json()).toEqual({
+        rowsAffected: 1,
+      });
     });
 
     it('many-to-many: associations only under the caller’s own parents', async () => {

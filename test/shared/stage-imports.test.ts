@@ -14,7 +14,8 @@ const allowed: Readonly<Record<string, readonly string[]>> = {
   auth: [],
   request: [],
   definitions: ['db'],
-  plan: ['request'],
+  // a plan binds the caller's claims, found in the token as sign-in finds its roles (auth/find-claim)
+  plan: ['request', 'auth'],
   execute: ['plan', 'sql', 'db'],
   sql: ['plan'],
   db: [],
