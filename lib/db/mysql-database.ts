@@ -3,7 +3,8 @@
  * server-side `execute`, which would pin RDS Proxy sessions); decimals, bigints and dates as strings;
  * tinyint(1) as boolean. Every statement runs on a connection held for it (or for its transaction), bounded on
  * the client side: a connection that failed at the network level or did not answer in time is destroyed, never
- * returned to the pool.
+ * returned to the pool. A new connection is first asked its sql_mode, and refused under one that changes how SQL
+ * text reads (mysql-sql-mode).
  */
 import mysql from 'mysql2/promise';
 import { ConfigurationError } from '../errors';
@@ -14,6 +15,7 @@ import type { Database, Executor, QueryResult, Statement } from './database';
 import type { PasswordSource } from './database-credentials';
 import { describeMysql } from './describe-mysql';
 import { mysqlErrors } from './mysql-errors';
+import { requireSafeSqlMode } from './mysql-sql-mode';
 import { noAnswerDeadline } from './no-answer-deadline';
 import type { ConnectOptions } from './postgres-database';
 
@@ -125,9 +127,15 @@ export function connectMysql(url: string, options: ConnectOptions, source?: Pass
   const pool = mysql.createPool(mysqlOptions(url, options, source));
   const acquire = async (query: Statement): Promise<Held> => {
     if (source?.kind === 'secret') setPoolPassword(pool, await source.password());
+    let conn: mysql.PoolConnection | undefined;
     try {
-      return hold(await pool.getConnection(), options.statementTimeoutMs);
+      conn = await pool.getConnection();
+      const checking = conn;
+      await bounded(requireSafeSqlMode(checking), options.statementTimeoutMs, () => checking.destroy());
+      return hold(conn, options.statementTimeoutMs);
     } catch (error) {
+      // a connection refused for its sql_mode (or that failed its check) is never used again
+      conn?.destroy();
       throw classifyDbError(mysqlErrors, error, query);
     }
   };

@@ -1,0 +1,44 @@
+/**
+ * The sql_mode settings under which the service refuses a MySQL connection: mysql2 writes values into the SQL text
+ * (client-side binding, so RDS Proxy never pins a session), escaping a quote with a backslash, and
+ * NO_BACKSLASH_ESCAPES makes that backslash a plain character, so a value could end its string and go on as SQL;
+ * ANSI_QUOTES (also part of ANSI) makes a double-quoted text a name, which changes what definitions' queries mean.
+ * Checked once per new connection, before its first statement. Pure but for `requireSafeSqlMode`'s one query.
+ */
+import type mysql from 'mysql2/promise';
+import { ConfigurationError } from '../errors';
+
+const refused: Readonly<Record<string, string>> = {
+  NO_BACKSLASH_ESCAPES: 'a backslash in a value would be a plain character, so a value could be read as SQL',
+  ANSI_QUOTES: 'a double-quoted text would be a name, not a text',
+};
+
+/** The modes of `sqlMode` (the server's comma-separated list) that the service refuses. */
+export function refusedModes(sqlMode: string): string[] {
+  return sqlMode.split(',').filter((mode) => mode in refused);
+}
+
+/** What to tell the operator: which modes, why, and the setting that leaves them out. */
+export function sqlModeError(sqlMode: string): ConfigurationError {
+  const modes = refusedModes(sqlMode);
+  const kept = sqlMode
+    .split(',')
+    .filter((mode) => mode !== '' && !(mode in refused) && mode !== 'ANSI')
+    .join(',');
+  const why = modes.map((mode) => `${mode}: ${refused[mode]}`).join('; ');
+  return new ConfigurationError(
+    `The MySQL server runs with sql_mode ${modes.join(' and ')} (${why}): the service refuses to send it any statement. Leave ${modes.length > 1 ? 'them' : 'it'} out of the server's sql_mode, e.g. SET GLOBAL sql_mode = '${kept}' and in the server's configuration`,
+  );
+}
+
+/** Connections already checked: mysql2 keeps one core connection object per connection it pools. */
+const checked = new WeakSet<object>();
+
+/** Refuses a connection whose session sql_mode reads SQL text differently; asks each connection once. */
+export async function requireSafeSqlMode(conn: mysql.PoolConnection): Promise<void> {
+  if (checked.has(conn.connection)) return;
+  const [rows] = await conn.query('SELECT @@SESSION.sql_mode AS mode');
+  const sqlMode = String((rows as { mode?: unknown }[])[0]?.mode ?? '');
+  if (refusedModes(sqlMode).length > 0) throw sqlModeError(sqlMode);
+  checked.add(conn.connection);
+}
