@@ -220,7 +220,11 @@ export const errorCatalog: readonly { code: string; status: number; when: string
   },
   { code: 'privileges_invalid', status: 500, when: 'the privileges file is missing, unreadable or malformed' },
   { code: 'auth_unavailable', status: 500, when: "the issuer's signing keys cannot be fetched" },
-  { code: 'configuration_invalid', status: 500, when: 'a setting such as DB_POOL_SIZE has an unusable value' },
+  {
+    code: 'configuration_invalid',
+    status: 500,
+    when: 'a setting such as DB_POOL_SIZE has an unusable value, or a MySQL server runs with an sql_mode the service refuses',
+  },
   {
     code: 'database_unconfigured',
     status: 500,
