@@ -6,6 +6,7 @@
  * error is lib/observe's work.
  */
 import { toServiceError } from '../errors';
+import { type HiddenPlaces, maskErrorText } from './mask-error-text';
 import { wantsProblemJson } from './negotiate';
 
 export interface HttpResponse {
@@ -37,9 +38,16 @@ const titles: Record<number, string> = {
   500: 'Internal Server Error',
 };
 
-export function errorResult(error: unknown, accept: string | undefined, requestId?: string): HttpResponse {
+/** `hidden`: with sign-in on, the places the text must not show (mask-error-text.ts). */
+export function errorResult(
+  error: unknown,
+  accept: string | undefined,
+  requestId?: string,
+  hidden?: HiddenPlaces,
+): HttpResponse {
   const answer = toServiceError(error);
-  const { status, code, message } = answer;
+  const { status, code } = answer;
+  const message = hidden ? maskErrorText(answer, hidden) : answer.message;
   const headers = { ...answer.headers };
   if (wantsProblemJson(accept)) {
     const problem = {
