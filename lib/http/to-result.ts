@@ -36,6 +36,7 @@ const titles: Record<number, string> = {
   413: 'Content Too Large',
   415: 'Unsupported Media Type',
   500: 'Internal Server Error',
+  503: 'Service Unavailable',
 };
 
 /** `hidden`: with sign-in on, the places the text must not show (mask-error-text.ts). */
