@@ -218,8 +218,9 @@ describe('sign-in before the body', () => {
       clearInterval(sampler);
       for (const raw of uploads) raw.socket.destroy();
     }
-    // the bodies together are 200 MB; held, they would all be in the process
-    expect(peak - before).toBeLessThan(40 * MiB);
+    // the bodies together are 200 MB, and held they would all be in the process (it grew by 190 MB and kept them);
+    // dropping what the clients still send grows the heap's young generation once, whatever their number
+    expect(peak - before).toBeLessThan(80 * MiB);
   }, 60_000);
 });
 
