@@ -410,10 +410,7 @@ describe('the privileges file', () => {
   it('that is missing is a 500 naming it', async () => {
     await signIn(fx, { PRIVILEGES: path.join(dir, 'absent.properties') });
     const reply = await read(['admin']);
-    expect([reply.status, reply.body]).toEqual([
-      500,
-      'Privileges file absent.properties cannot be read (ENOENT)',
-    ]);
+    expect([reply.status, reply.body]).toEqual([500, 'Privileges file absent.properties cannot be read (ENOENT)']);
   });
 
   it('not configured denies everything and says why', async () => {
