@@ -113,6 +113,14 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
   });
 }
 
+/**
+ * Whether sign-in is asked for (AUTH_ISSUER has a value), even when the rest of the configuration does not read:
+ * error bodies are then masked (lib/http/mask-error-text.ts), on the safe side of a setting half made.
+ */
+export function signInAsked(env: NodeJS.ProcessEnv = process.env): boolean {
+  return Boolean(env.AUTH_ISSUER);
+}
+
 /** Sign-in and privileges: all or nothing, so a half-configured service never runs open by mistake. */
 export function authConfig(env: NodeJS.ProcessEnv) {
   const authIssuer = env.AUTH_ISSUER || undefined;

@@ -129,6 +129,16 @@ export class TooLargeError extends ServiceError {
   }
 }
 
+/**
+ * 503: the server mode is at one of its limits (connections, request bytes in flight); the request was not read.
+ * Carries Retry-After.
+ */
+export class OverloadedError extends ServiceError {
+  constructor(message: string, retryAfterS: number) {
+    super(503, 'overloaded', message, { headers: { 'Retry-After': String(retryAfterS) } });
+  }
+}
+
 /** 500: a definition file that is malformed or inconsistent with the database. */
 export class DefinitionError extends ServiceError {
   constructor(file: string, problem: string, cause?: unknown) {
@@ -237,4 +247,9 @@ export const errorCatalog: readonly { code: string; status: number; when: string
     when: 'any other database error (driver message :: SQL, its values as placeholders)',
   },
   { code: 'internal_error', status: 500, when: 'an unexpected failure; details are logged, not returned' },
+  {
+    code: 'overloaded',
+    status: 503,
+    when: 'npm run serve is at its limit of connections or of request bytes in flight (Retry-After says when to retry)',
+  },
 ];

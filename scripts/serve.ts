@@ -1,39 +1,39 @@
 /**
  * `npm run serve`: the server mode, for teams that run containers. The same handlers as on Lambda, served by a
  * long-running node:http server (lib/server) on PORT (default 3000) and HOST (default 0.0.0.0), configured by the
- * same variables (DATABASE_URL, DATABASE_URL_<NAME>, DEFINITIONS_DIR, AUTH_*, MAX_BODY_BYTES, DB_POOL_SIZE...).
- * One process serves many requests at once, so its pools hold DB_POOL_SIZE connections per database (5 by
- * default outside Lambda). It talks to the database directly, so it prepares PostgreSQL statements (DB_PREPARE,
- * default true here; set it to false behind RDS Proxy, where they pin connections). SIGTERM or SIGINT stops it
- * gracefully: no new connections, the requests in flight finish (at most SHUTDOWN_GRACE_MS, default 25 s), the
- * database pools close, and it exits 0. Starts no database.
+ * same variables (DATABASE_URL, DATABASE_URL_<NAME>, DEFINITIONS_DIR, AUTH_*, MAX_BODY_BYTES, DB_POOL_SIZE...) and
+ * its own limits (lib/server/server-settings.ts: HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS, MAX_CONNECTIONS,
+ * MAX_BODY_BYTES_IN_FLIGHT). One process serves many requests at once, so its pools hold DB_POOL_SIZE connections
+ * per database (5 by default outside Lambda). It talks to the database directly, so it prepares PostgreSQL
+ * statements (DB_PREPARE, default true here; set it to false behind RDS Proxy, where they pin connections). With
+ * sign-in on, a request's token is checked before its body is read. SIGTERM or SIGINT stops it gracefully: no new
+ * connections, the requests in flight finish (at most SHUTDOWN_GRACE_MS, default 25 s), the database pools close,
+ * and it exits 0. Starts no database.
  */
+import { authenticate } from '../lib/auth/authenticate';
 import { config } from '../lib/config';
 import { closeDatabases } from '../lib/db/select-database';
 import { createServiceServer } from '../lib/server/create-server';
 import { functions } from '../lib/server/functions';
+import { serverSettings } from '../lib/server/server-settings';
 
-function readPort(raw: string | undefined): number {
-  const port = Number(raw || 3000);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be a port number, got "${raw}"`);
-  return port;
-}
-
-function readGrace(raw: string | undefined): number {
-  const grace = Number(raw || 25_000);
-  if (!Number.isInteger(grace) || grace < 0) throw new Error(`SHUTDOWN_GRACE_MS must be milliseconds, got "${raw}"`);
-  return grace;
-}
+const mib = (bytes: number) => `${Math.round((bytes / 1024 / 1024) * 10) / 10} MiB`;
 
 async function main(): Promise<void> {
-  const port = readPort(process.env.PORT);
-  const host = process.env.HOST || '0.0.0.0';
-  const grace = readGrace(process.env.SHUTDOWN_GRACE_MS);
   // before the configuration is read: the server mode's own default (lib/config leaves it unset on Lambda)
   process.env.DB_PREPARE ||= 'true';
   // a setting the handlers could not use (half-configured sign-in, a bad number) stops the server before it listens
   const settings = config();
-  const service = createServiceServer({ maxBodyBytes: settings.maxBodyBytes, functions });
+  const own = serverSettings(process.env, settings.maxBodyBytes);
+  const { port, host, shutdownGraceMs: grace } = own;
+  const service = createServiceServer({
+    maxBodyBytes: settings.maxBodyBytes,
+    limits: own,
+    functions,
+    checkToken: async (authorization) => {
+      await authenticate({ authorization }, config());
+    },
+  });
   await new Promise<void>((resolve, reject) => {
     service.server.once('error', reject);
     service.server.listen(port, host, resolve);
@@ -43,6 +43,10 @@ async function main(): Promise<void> {
   console.log(
     `Relational Resource Service listening on http://${host}:${bound}/res/ (pid ${process.pid}) ` +
       `(${settings.poolSize} database connections per database at most; definitions from ${settings.definitionsS3 ?? settings.definitionsDir})`,
+  );
+  console.log(
+    `Limits: ${own.maxConnections} connections, ${mib(own.bodyBytesInFlight)} of request bodies at once, ` +
+      `a request's headers within ${own.headersTimeoutMs / 1000} s and all of it within ${own.requestTimeoutMs / 1000} s`,
   );
   let stopping = false;
   const stop = (signal: string) => {

@@ -1,7 +1,9 @@
 /**
  * Sign-in: who is calling. Without AUTH_ISSUER the service runs open. On AWS Lambda, API Gateway's JWT authorizer
  * has verified the bearer token before the handler runs (its claims are in the event), so the token's payload is
- * read as it is, without jose (which the Lambda bundles leave out: scripts/deploy/bundle-exclude.js). Anywhere
+ * read without jose (which the Lambda bundles leave out: scripts/deploy/bundle-exclude.js); its `iss`, `aud`,
+ * `exp` and `nbf` are checked again all the same, which costs nothing and refuses an invocation that did not come
+ * through the authorizer with a token for this API (its signature is the authorizer's to check). Anywhere
  * else (npm start, serverless-offline, tests) the token is verified here with jose:
  * signature from the issuer's keys (cached, fetched again for an unknown key id), `iss`, `aud`, `exp` and `nbf`
  * with a small clock skew, asymmetric algorithms only. The one IO is fetching the keys; the 401s say which check
@@ -35,7 +37,7 @@ export async function authenticate(credentials: Credentials, settings: Config): 
   const token = bearerToken(credentials.authorization);
   const claims =
     settings.onLambda && credentials.verifiedByGateway
-      ? gatewayClaims(token)
+      ? checkGatewayClaims(gatewayClaims(token), issuer, audience, Date.now())
       : await verify(token, issuer, audience, settings);
   return { signedIn: true, roles: rolesOf(claims, settings.authRolesClaim), claims };
 }
@@ -85,6 +87,23 @@ export function gatewayClaims(token: string): JWTPayload {
 }
 
 const malformed = 'The token is malformed: it is not a signed JSON Web Token';
+
+/**
+ * The checks of `verify` that need no key, on the claims of a token the gateway passed: the same issuer,
+ * audience, expiry (required) and not-before, with the same clock skew and the same 401s.
+ */
+export function checkGatewayClaims(claims: JWTPayload, issuer: string, audience: string, nowMs: number): JWTPayload {
+  const invalid = (message: string) => new UnauthenticatedError(message, 'invalid_token');
+  const now = nowMs / 1000;
+  if (claims.iss !== issuer) throw invalid(`The token was not issued by ${issuer}`);
+  const audiences = Array.isArray(claims.aud) ? claims.aud : [claims.aud];
+  if (!audiences.includes(audience)) throw invalid(`The token's audience does not include ${audience}`);
+  if (typeof claims.exp !== 'number') throw invalid('The token has no expiry (exp)');
+  if (claims.exp <= now - clockToleranceS) throw invalid('The token has expired');
+  if (typeof claims.nbf === 'number' && claims.nbf > now + clockToleranceS)
+    throw invalid('The token is not valid yet (nbf)');
+  return claims;
+}
 
 /** Where OpenID Connect issuers such as Cognito and Auth0 publish their keys. */
 export function defaultJwksUrl(issuer: string): string {

@@ -7,22 +7,12 @@
 import type { Config } from '../config';
 import { DatabaseError, toServiceError } from '../errors';
 import type { Database } from './database';
+import { maskAddresses } from './mask-url';
 import { configuredDatabases } from './select-database';
 
 export type DatabaseCheck =
   | { readonly name: string; readonly status: 'ok'; readonly ms: number }
   | { readonly name: string; readonly status: 'failed'; readonly error: string };
-
-/**
- * Where a server is, as drivers print it: IPv4 and IPv6 addresses with a port (`ECONNREFUSED 10.0.0.5:5432`,
- * `'ro'@'::1'`), and DNS names (`ENOTFOUND db.cluster-ro-x.eu-west-1.rds.amazonaws.com`), which with
- * DATABASE_SECRET_ARN come from the secret, not from a URL the service knows.
- */
-const addresses = [
-  /\b\d{1,3}(?:\.\d{1,3}){3}(?::\d+)?\b/g,
-  /\[?(?:[0-9a-f]{0,4}:){2,}[0-9a-f]{0,4}\]?(?::\d+)?/gi,
-  /\b[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,}(?::\d+)?\b/gi,
-];
 
 /** The error's sentence without the statement that was to run, the URL's host or password, or any address. */
 export function healthFailureText(error: unknown, url?: string): string {
@@ -31,8 +21,7 @@ export function healthFailureText(error: unknown, url?: string): string {
   let text = cut < 0 ? message : message.slice(0, cut);
   const secrets = url ? secretsOf(url) : [];
   for (const secret of secrets) text = text.split(secret).join('***');
-  for (const pattern of addresses) text = text.replace(pattern, '***');
-  return text;
+  return maskAddresses(text);
 }
 
 function secretsOf(url: string): string[] {

@@ -2,16 +2,18 @@
  * Builds a Lambda handler for API Gateway (REST v1 or HTTP API v2 events) from a function that serves one
  * HttpRequest for one caller and throws typed errors. Sign-in comes first: nothing is served to a caller whose
  * token is refused. This is where every error becomes a response (errorResult, honouring the request's Accept
- * for problem+json): a handler never throws, every outcome is an HTTP response. Every request is observed here
+ * for problem+json, and with sign-in on masking where the service runs: lib/http/mask-error-text.ts): a handler
+ * never throws, every outcome is an HTTP response. Every request is observed here
  * (lib/observe: one log line, metrics, traced database calls) and every response carries its X-Request-Id.
  */
 import type { APIGatewayProxyResult, Context } from 'aws-lambda';
 import { authenticate } from '../auth/authenticate';
 import { type Caller, openCaller } from '../auth/caller';
-import { config } from '../config';
+import { config, signInAsked } from '../config';
 import { observeRequest } from '../observe/observe-request';
 import { requestIdOf } from '../observe/request-id';
 import { fromEvent, type GatewayEvent, type HttpRequest } from './from-event';
+import { type HiddenPlaces, hiddenPlacesOf } from './mask-error-text';
 import { errorResult, type HttpResponse } from './to-result';
 
 export type Handler = (event: GatewayEvent, context?: Pick<Context, 'awsRequestId'>) => Promise<APIGatewayProxyResult>;
@@ -19,6 +21,19 @@ export type Handler = (event: GatewayEvent, context?: Pick<Context, 'awsRequestI
 export interface HandlerOptions {
   /** False for paths anyone may call even with sign-in on (the health checks): the caller is not asked for a token. */
   readonly signIn?: boolean;
+}
+
+/**
+ * With sign-in on, the places an error body must not show; none without. With a configuration that does not read,
+ * what can be masked without it still is: absolute paths, and the addresses in a connection failure.
+ */
+function hiddenPlaces(): HiddenPlaces | undefined {
+  if (!signInAsked()) return undefined;
+  try {
+    return hiddenPlacesOf(config());
+  } catch {
+    return { hosts: [] };
+  }
 }
 
 export function createHandler(
@@ -41,7 +56,7 @@ export function createHandler(
         const result = await serve(request, caller);
         return { status: result.statusCode, method: request?.method, path: request?.path, result };
       } catch (error) {
-        const result = errorResult(error, request?.headers.accept, requestId);
+        const result = errorResult(error, request?.headers.accept, requestId, hiddenPlaces());
         return { status: result.statusCode, method: request?.method, path: request?.path, error, result };
       }
     });

@@ -1,19 +1,28 @@
 /**
  * Everything API Gateway routes to no other function: 405 (with Allow) on the service's paths for a method
- * they do not serve, 404 elsewhere. Imports nothing of the pipeline, so its bundle stays small.
+ * they do not serve, 404 elsewhere. The gateway (and the server mode's route table) match a route from the
+ * start of the path to its end, so this judges the path the same way: `/x/res/Book` or `/openapi.json/` is no
+ * path of the service, whatever it ends or starts with. (A handler the gateway did route to may see a custom
+ * domain's mapping key before its path; the fallback cannot tell one from a stray prefix, and says 404.)
+ * Imports nothing of the pipeline, so its bundle stays small.
  */
 import { MethodNotAllowedError, NotFoundError } from '../errors';
-import { resourceMethods, resourcePath } from '../request/resource-path';
+import { resourceMethods } from '../request/resource-path';
 import type { HttpRequest } from './from-event';
 import type { HttpResponse } from './to-result';
 
+/** The service's paths, whole, and the methods each serves. */
+const served: readonly (readonly [RegExp, readonly string[]])[] = [
+  [/^\/res\/[^/]+(?:\/.*)?$/, resourceMethods],
+  [/^\/conf\/(?:definition|metadata|documentation|reload)\/[^/]+$/, ['GET']],
+  [/^\/(?:res\/?|openapi\.json)$/, ['GET']],
+  [/^\/xsd\/[^/]+$/, ['GET']],
+  [/^\/health(?:\/db)?$/, ['GET']],
+];
+
 /** The methods a path of this service answers, or undefined for a path it does not serve. */
 export function allowedMethods(path: string): readonly string[] | undefined {
-  if (resourcePath(path)) return resourceMethods;
-  if (/(?:^|\/)conf\/(definition|metadata|documentation|reload)\/[^/]+$/.test(path)) return ['GET'];
-  if (/(?:^|\/)(res|openapi\.json)\/?$/.test(path) || /(?:^|\/)xsd\/[^/]+$/.test(path)) return ['GET'];
-  if (/(?:^|\/)health(\/db)?$/.test(path)) return ['GET'];
-  return undefined;
+  return served.find(([pattern]) => pattern.test(path))?.[1];
 }
 
 export async function serveFallback(request: HttpRequest): Promise<HttpResponse> {

@@ -2,17 +2,33 @@
  * The health checks, answered without sign-in: GET /health says the function runs (liveness) and touches
  * nothing; GET /health/db runs `SELECT 1` on every configured database and answers 200 with each one's time, or
  * 503 naming the ones that failed and why. Databases are named by their variable only: no host, no password.
- * Must not read a definition or serve anything of a resource.
+ * Anyone may call it, so its answer is reused for a few seconds (below): a flood of calls runs a few checks, not
+ * one query per call. Must not read a definition or serve anything of a resource.
  */
-import { config } from '../config';
-import { checkDatabases } from '../db/check-databases';
+import { LRUCache } from 'lru-cache';
+import { type Config, config } from '../config';
+import { checkDatabases, type DatabaseCheck } from '../db/check-databases';
 import { MethodNotAllowedError, NotFoundError } from '../errors';
 import type { HttpRequest } from './from-event';
 import { type HttpResponse, toResult } from './to-result';
 
 const healthPath = /(?:^|\/)health(\/db)?$/;
 
-/** A health answer is about this moment: no cache may keep it. */
+/** How long an answer of the database checks is reused, in milliseconds. */
+export const healthCacheMs = 5_000;
+
+/**
+ * The cache of /health/db. Policy: an answer, ok or failed, is reused for `healthCacheMs` after its check ended,
+ * and then never served stale; calls that come while a check runs wait for that check instead of starting their
+ * own; one entry, for the configuration in use, so a changed configuration is never answered from an old one.
+ */
+const recentChecks = new LRUCache<Config, DatabaseCheck[]>({
+  max: 1,
+  ttl: healthCacheMs,
+  fetchMethod: (settings) => checkDatabases(settings),
+});
+
+/** A health answer is about this moment (or the last few seconds): no cache in between may keep it. */
 const noStore = { 'Cache-Control': 'no-store' };
 
 export async function serveHealth(request: HttpRequest): Promise<HttpResponse> {
@@ -20,7 +36,7 @@ export async function serveHealth(request: HttpRequest): Promise<HttpResponse> {
   if (!match) throw new NotFoundError('path_not_found', `No such path: ${request.path}; see /health and /health/db`);
   if (request.method !== 'GET') throw new MethodNotAllowedError(request.method, ['GET']);
   if (!match[1]) return toResult(200, 'application/json', JSON.stringify({ status: 'ok' }), noStore);
-  const databases = await checkDatabases(config());
+  const databases = (await recentChecks.fetch(config())) ?? [];
   const failed = databases.some((check) => check.status === 'failed');
   const body = JSON.stringify({ status: failed ? 'failed' : 'ok', databases });
   return toResult(failed ? 503 : 200, 'application/json', body, noStore);

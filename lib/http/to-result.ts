@@ -1,9 +1,12 @@
 /**
  * Builds responses: successes with their exact Content-Type, and the ONE place any error becomes a response:
  * text/plain or problem+json (whose `instance` names the request: `urn:request:<id>`, as in X-Request-Id and the
- * log), never a stack trace, never a secret. Logging the error is lib/observe's work.
+ * log), never a stack trace, never a secret. Every response built here says `X-Content-Type-Options: nosniff`:
+ * text/plain error bodies echo what the client sent, and no browser may read them as HTML or script. Logging the
+ * error is lib/observe's work.
  */
 import { toServiceError } from '../errors';
+import { type HiddenPlaces, maskErrorText } from './mask-error-text';
 import { wantsProblemJson } from './negotiate';
 
 export interface HttpResponse {
@@ -12,13 +15,16 @@ export interface HttpResponse {
   readonly body: string;
 }
 
+/** Browsers take the Content-Type as it is, never guessing HTML or script from the body. */
+const noSniff = { 'X-Content-Type-Options': 'nosniff' } as const;
+
 export function toResult(
   statusCode: number,
   contentType: string,
   body: string,
   headers: Record<string, string> = {},
 ): HttpResponse {
-  return { statusCode, headers: { 'Content-Type': contentType, ...headers }, body };
+  return { statusCode, headers: { 'Content-Type': contentType, ...headers, ...noSniff }, body };
 }
 
 const titles: Record<number, string> = {
@@ -30,11 +36,19 @@ const titles: Record<number, string> = {
   413: 'Content Too Large',
   415: 'Unsupported Media Type',
   500: 'Internal Server Error',
+  503: 'Service Unavailable',
 };
 
-export function errorResult(error: unknown, accept: string | undefined, requestId?: string): HttpResponse {
+/** `hidden`: with sign-in on, the places the text must not show (mask-error-text.ts). */
+export function errorResult(
+  error: unknown,
+  accept: string | undefined,
+  requestId?: string,
+  hidden?: HiddenPlaces,
+): HttpResponse {
   const answer = toServiceError(error);
-  const { status, code, message } = answer;
+  const { status, code } = answer;
+  const message = hidden ? maskErrorText(answer, hidden) : answer.message;
   const headers = { ...answer.headers };
   if (wantsProblemJson(accept)) {
     const problem = {

@@ -1,26 +1,63 @@
 /**
- * The server mode's node:http server: each request is read (within MAX_BODY_BYTES), turned into the HTTP API v2
- * event API Gateway would send (to-event.ts), routed as serverless.yml routes it (route-request.ts) to the very
- * handler Lambda runs, and its result written back. Connections are kept alive and many requests run at once
- * (the database pools bound the queries: DB_POOL_SIZE, 5 per database outside Lambda). `stop()` stops accepting,
- * lets the requests in flight finish, and closes the connections; closing the database pools is the caller's.
+ * The server mode's node:http server: each request is turned into the HTTP API v2 event API Gateway would send
+ * (to-event.ts), routed as serverless.yml routes it (route-request.ts) to the very handler Lambda runs, and its
+ * result written back. Connections are kept alive and many requests run at once (the database pools bound the
+ * queries: DB_POOL_SIZE, 5 per database outside Lambda).
+ *
+ * What one client can hold is bounded before anything of its body is read, as API Gateway bounds it on Lambda:
+ * - sign-in first: on a route that needs a token, the token of the headers is checked before the body is read;
+ *   a refused request is answered at once and its connection closed, so its body is never kept;
+ * - a request's head must arrive within `headersTimeoutMs` and the whole request within `requestTimeoutMs`
+ *   (Node answers 408 and closes);
+ * - at most `maxConnections` connections are served: a request on a connection beyond is a 503 with Retry-After
+ *   and its connection closed, and beyond twice as many Node closes new connections at once;
+ * - request bodies held at once (read, or running in their handler) stay within `bodyBytesInFlight`: a body that
+ *   does not fit is a 503 with Retry-After, unread, and its bytes are given back when its request is answered.
+ * `stop()` stops accepting, lets the requests in flight finish, and closes the connections; closing the database
+ * pools is the caller's.
  */
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import type { APIGatewayProxyResult } from 'aws-lambda';
-import { TooLargeError } from '../errors';
+import { OverloadedError, TooLargeError } from '../errors';
 import type { Handler } from '../http/create-handler';
 import { errorResult } from '../http/to-result';
+import { observeRequest } from '../observe/observe-request';
+import { type ByteBudget, createByteBudget } from './byte-budget';
 import { readBody } from './read-body';
-import { type FunctionName, routeRequest } from './route-request';
+import { type FunctionName, openFunctions, routeRequest } from './route-request';
 import { toEvent } from './to-event';
 
 /** Longer than the usual load balancers' idle timeout (60 s), so the server never closes a connection they reuse. */
 const KEEP_ALIVE_MS = 65_000;
+/** How often Node looks for requests past their timeouts: a slow client is cut at most this late. */
+const TIMEOUT_CHECK_MS = 1_000;
+/** What a 503 asks the client to wait, in seconds: the limits free up as requests finish. */
+const RETRY_AFTER_S = 1;
+/**
+ * How long the connection of a refused request is drained after its answer, at most: a client still sending its
+ * body reads the answer before the connection goes (closed at once, its unread bytes would make the kernel reset
+ * the connection, and the client lose the answer), and nothing of what it sends is kept.
+ */
+const LINGER_MS = 2_000;
+
+export interface ServerLimits {
+  readonly headersTimeoutMs: number;
+  readonly requestTimeoutMs: number;
+  readonly maxConnections: number;
+  readonly bodyBytesInFlight: number;
+}
 
 export interface ServiceServerOptions {
   readonly maxBodyBytes: number;
+  readonly limits: ServerLimits;
   readonly functions: Readonly<Record<FunctionName, Handler>>;
+  /**
+   * Checks the token of a request's Authorization header as the handlers will (throwing their 401), for the
+   * routes that need one; resolves at once without sign-in.
+   */
+  readonly checkToken: (authorization: string | undefined) => Promise<void>;
 }
 
 export interface ServiceServer {
@@ -43,56 +80,150 @@ function writeResult(response: ServerResponse, result: APIGatewayProxyResult, cl
   response.end(body);
 }
 
-/** The handlers' own 413 (body_too_large), answered before the body is read; the connection then closes. */
-function tooLarge(request: IncomingMessage, limit: number): APIGatewayProxyResult {
-  const requestId = randomUUID();
-  const error = new TooLargeError(
-    'body_too_large',
-    `The request body is larger than ${limit} bytes; send fewer rows per request`,
-  );
-  const result = errorResult(error, request.headers.accept, requestId);
-  return { ...result, headers: { ...result.headers, 'X-Request-Id': requestId } };
+/** What a request answered before its handler ran (nothing of its body read): the connection then closes. */
+class Refusal {
+  constructor(readonly error: unknown) {}
 }
 
-async function answer(request: IncomingMessage, options: ServiceServerOptions): Promise<APIGatewayProxyResult> {
-  const read = await readBody(request, options.maxBodyBytes);
-  if (read.kind === 'too-large') return tooLarge(request, options.maxBodyBytes);
-  const event = toEvent(
-    {
-      method: request.method ?? 'GET',
-      url: request.url ?? '/',
-      headers: request.headers,
-      httpVersion: request.httpVersion,
-      remoteAddress: request.socket.remoteAddress,
+const tooManyConnections = () =>
+  new OverloadedError('Too many connections are open at once; try again in a moment', RETRY_AFTER_S);
+const tooManyBytes = () =>
+  new OverloadedError('Too many request bodies are being received at once; try again in a moment', RETRY_AFTER_S);
+const tooLarge = (limit: number) =>
+  new TooLargeError('body_too_large', `The request body is larger than ${limit} bytes; send fewer rows per request`);
+
+/** The request's answer; a Refusal when it was refused before its body was read. */
+async function answer(
+  request: IncomingMessage,
+  options: ServiceServerOptions,
+  take: (bytes: number) => boolean,
+  continueIfAsked: () => void,
+): Promise<APIGatewayProxyResult | Refusal> {
+  const method = request.method ?? 'GET';
+  const url = request.url ?? '/';
+  const route = routeRequest(method, url.split('?')[0] ?? '/');
+  if (!openFunctions.has(route)) {
+    try {
+      await options.checkToken(request.headers.authorization);
+    } catch (error) {
+      return new Refusal(error);
+    }
+  }
+  const read = await readBody(request, options.maxBodyBytes, take, continueIfAsked);
+  if (read.kind === 'too-large') return new Refusal(tooLarge(options.maxBodyBytes));
+  if (read.kind === 'busy') return new Refusal(tooManyBytes());
+  const head = { method, url, headers: request.headers, httpVersion: request.httpVersion };
+  const event = toEvent({ ...head, remoteAddress: request.socket.remoteAddress }, read.body);
+  return options.functions[route](event);
+}
+
+/** A refusal as the handlers answer errors (with its request id), logged and counted like any request. */
+function refusalResult(request: IncomingMessage, refusal: Refusal): Promise<APIGatewayProxyResult> {
+  const requestId = randomUUID();
+  return observeRequest(requestId, async () => {
+    const result = errorResult(refusal.error, request.headers.accept, requestId);
+    const path = (request.url ?? '/').split('?')[0];
+    return {
+      status: result.statusCode,
+      method: request.method,
+      path,
+      error: refusal.error,
+      result: { ...result, headers: { ...result.headers, 'X-Request-Id': requestId } },
+    };
+  });
+}
+
+/**
+ * Closes the connection the way a refused request's must be closed: Node closes it once the answer is written
+ * (`Connection: close`) by calling destroySoon, replaced here by a half close that reads and drops what the client
+ * still sends until it closes too, or LINGER_MS has passed.
+ */
+function lingerOnClose(socket: Socket): void {
+  socket.destroySoon = () => {
+    socket.end();
+    const cut = setTimeout(() => socket.destroy(), LINGER_MS);
+    cut.unref();
+    socket.once('end', () => {
+      clearTimeout(cut);
+      socket.destroy();
+    });
+    socket.once('close', () => clearTimeout(cut));
+    socket.resume();
+  };
+}
+
+/** The bytes one request took from the budget, given back once, when its response is done or gone. */
+function holdFor(budget: ByteBudget): { take(bytes: number): boolean; release(): void } {
+  let held = 0;
+  return {
+    take(bytes) {
+      const fits = budget.take(bytes);
+      if (fits) held += bytes;
+      return fits;
     },
-    read.body,
-  );
-  return options.functions[routeRequest(event.requestContext.http.method, event.rawPath)](event);
+    release() {
+      budget.give(held);
+      held = 0;
+    },
+  };
 }
 
 export function createServiceServer(options: ServiceServerOptions): ServiceServer {
+  const { limits } = options;
+  const budget = createByteBudget(limits.bodyBytesInFlight);
+  /** Connections beyond maxConnections: their requests are answered 503. */
+  const overflow = new WeakSet<Socket>();
+  let connections = 0;
   let inFlight = 0;
   let stopping = false;
-  const serve = (request: IncomingMessage, response: ServerResponse) => {
+  const serve = (request: IncomingMessage, response: ServerResponse, expectsContinue = false) => {
     inFlight++;
+    const held = holdFor(budget);
     response.once('close', () => {
       inFlight--;
+      held.release();
       if (stopping) server.closeIdleConnections();
     });
-    answer(request, options)
-      .catch((error: unknown) => errorResult(error, request.headers.accept))
-      // a body over the limit is left unread: closing the connection is the only way not to read it
-      .then((result) => writeResult(response, result, stopping || result.statusCode === 413))
+    const continueIfAsked = () => {
+      if (expectsContinue) response.writeContinue();
+    };
+    const answered = overflow.has(request.socket)
+      ? Promise.resolve(new Refusal(tooManyConnections()))
+      : answer(request, options, (bytes) => held.take(bytes), continueIfAsked);
+    answered
+      .then(async (result) => {
+        // a refused request's body is left unread: closing the connection is the only way not to read it
+        if (!(result instanceof Refusal)) return { result };
+        lingerOnClose(request.socket);
+        return { result: await refusalResult(request, result), close: true };
+      })
+      .catch((error: unknown) => ({ result: errorResult(error, request.headers.accept) }))
+      .then(({ result, close }: { result: APIGatewayProxyResult; close?: boolean }) =>
+        writeResult(response, result, stopping || close === true),
+      )
       .catch(() => response.destroy());
   };
-  const server = createServer({ keepAlive: true }, serve);
-  // Expect: 100-continue: a body over the limit is refused before the client sends it
-  server.on('checkContinue', (request: IncomingMessage, response: ServerResponse) => {
-    if (!(Number(request.headers['content-length']) > options.maxBodyBytes)) response.writeContinue();
-    serve(request, response);
+  const server = createServer(
+    {
+      keepAlive: true,
+      headersTimeout: limits.headersTimeoutMs,
+      requestTimeout: limits.requestTimeoutMs,
+      connectionsCheckingInterval: TIMEOUT_CHECK_MS,
+    },
+    serve,
+  );
+  server.maxConnections = 2 * limits.maxConnections;
+  server.on('connection', (socket: Socket) => {
+    if (connections >= limits.maxConnections) {
+      overflow.add(socket);
+      return;
+    }
+    connections++;
+    socket.once('close', () => connections--);
   });
+  // Expect: 100-continue: the client sends its body only once told to, after its token and size were checked
+  server.on('checkContinue', (request: IncomingMessage, response: ServerResponse) => serve(request, response, true));
   server.keepAliveTimeout = KEEP_ALIVE_MS;
-  server.headersTimeout = KEEP_ALIVE_MS + 1_000;
   return {
     server,
     inFlight: () => inFlight,

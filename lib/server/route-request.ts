@@ -30,6 +30,12 @@ const routes: readonly Route[] = [
   { path: /^\/xsd\/[^/]+$/, to: 'xsd' },
 ];
 
+/**
+ * The functions anyone may call without a token even with sign-in on: the health checks (serverless.yml's
+ * custom.openRoutes; handlers/health.ts asks for no token). Every other function asks for one first.
+ */
+export const openFunctions: ReadonlySet<FunctionName> = new Set<FunctionName>(['health']);
+
 /** The function for `method` on `rawPath` (percent-encoded, without the query string). */
 export function routeRequest(method: string, rawPath: string): FunctionName {
   const upper = method.toUpperCase();

@@ -28,8 +28,10 @@ export interface DeploySettings {
   readonly include: string[];
   /** maxConcurrency: the reserved concurrency of each function that reaches the database. */
   readonly reservedConcurrency: number | undefined;
-  /** The HTTP API stage's throttling, requests per second and burst. */
-  readonly throttle: { readonly rateLimit?: number; readonly burstLimit?: number } | undefined;
+  /** healthConcurrency: the reserved concurrency of the functions of the open routes (default 2). */
+  readonly healthConcurrency: number;
+  /** The HTTP API stage's throttle, for every route: requests per second and burst (default 500 and 1000). */
+  readonly throttle: { readonly rateLimit: number; readonly burstLimit: number };
   /** serverless v3's provider.httpApi.cors. */
   readonly cors: CorsSettings | undefined;
   /** X-Ray tracing of the functions. */

@@ -33,6 +33,7 @@ function deploySettings({ params, databaseUrls, isFile }) {
     authorizer: undefined,
     include: [],
     reservedConcurrency: undefined,
+    healthConcurrency: undefined,
     throttle: undefined,
     cors: undefined,
     tracing: false,

@@ -71,22 +71,33 @@ function ids(p, name, other, pattern, example, out) {
     if (!pattern.test(id)) out.errors.push(`${name}: "${id}" is not an id like ${example}`);
 }
 
-/** Reserved concurrency of the database functions, and the HTTP API stage's throttling. */
+/**
+ * The HTTP API stage's throttle without throttleRate / throttleBurst: every route of the stage, requests per
+ * second on average and at once. A tenth of API Gateway's own account-wide default (10,000 and 5,000), so that
+ * one API that anyone can call cannot take the account's whole quota, and at 30 ms a request about 15 busy
+ * containers: enough for most services, raised with the params.
+ */
+const defaultThrottle = { rateLimit: 500, burstLimit: 1000 };
+/**
+ * Reserved concurrency of the functions of the open routes (the health checks) without healthConcurrency: two
+ * containers answer a monitor or two, and a flood of anonymous calls never scales them further.
+ */
+const defaultHealthConcurrency = 2;
+
+/** Reserved concurrency of the database functions and of the health checks, and the HTTP API stage's throttle. */
 function limits(p, out) {
   out.reservedConcurrency = positive(p, 'maxConcurrency', 1, out);
+  out.healthConcurrency = positive(p, 'healthConcurrency', 1, out) ?? defaultHealthConcurrency;
   if (!p.maxConcurrency)
     out.warnings.push(
       'No maxConcurrency: the functions that reach the database may scale up to the concurrency of the account ' +
         "(1000 by default), each container with its own pool of connections, more than RDS Proxy's or the " +
         `database's limit. Cap them with --param="maxConcurrency=N". See ${docs}#limits`,
     );
-  const rateLimit = positive(p, 'throttleRate', 1, out);
-  const burstLimit = positive(p, 'throttleBurst', 1, out);
-  if (rateLimit !== undefined || burstLimit !== undefined)
-    out.throttle = {
-      ...(rateLimit !== undefined && { rateLimit }),
-      ...(burstLimit !== undefined && { burstLimit }),
-    };
+  out.throttle = {
+    rateLimit: positive(p, 'throttleRate', 1, out) ?? defaultThrottle.rateLimit,
+    burstLimit: positive(p, 'throttleBurst', 1, out) ?? defaultThrottle.burstLimit,
+  };
 }
 
 function cors(p, out) {

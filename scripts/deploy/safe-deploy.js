@@ -10,8 +10,10 @@
  * - IAM statements for exactly what the functions read: rds-db:connect as the proxy users, the one secret, the
  *   one privileges object;
  * - a privileges file inside the project to every function's package;
- * - maxConcurrency as the reserved concurrency of custom.databaseFunctions, CORS, X-Ray tracing;
- * - once the template is compiled (before:package:finalize): the HTTP API stage's throttling and the alarms.
+ * - maxConcurrency as the reserved concurrency of custom.databaseFunctions, healthConcurrency (default 2) as that
+ *   of the functions of the open routes, CORS, X-Ray tracing;
+ * - once the template is compiled (before:package:finalize): the HTTP API stage's throttle (its default route
+ *   settings, which every route of the stage takes; a default rate and burst without the params) and the alarms.
  * The first hook runs before `package:cleanup`, the first step of packaging, so it fails fast (before any bundle
  * is built) and its changes are in place when the role, the functions and the routes are compiled into the
  * CloudFormation template. `serverless deploy` runs the package steps, so it gets the same. `serverless deploy
@@ -62,25 +64,24 @@ class SafeDeploy {
     if (settings.reservedConcurrency !== undefined)
       for (const name of this.databaseFunctions())
         service.functions[name].reservedConcurrency = settings.reservedConcurrency;
+    for (const name of this.openFunctions()) service.functions[name].reservedConcurrency = settings.healthConcurrency;
     if (settings.cors) service.provider.httpApi = { ...service.provider.httpApi, cors: settings.cors };
     if (settings.tracing) service.provider.tracing = { ...service.provider.tracing, lambda: true };
   }
 
-  /** The stage's throttling and the alarms, into the compiled template: serverless v3's httpApi has neither. */
+  /** The stage's throttle and the alarms, into the compiled template: serverless v3's httpApi has neither. */
   finalize() {
     const settings = this.settings;
     if (!settings) return;
     const template = this.serverless.service.provider.compiledCloudFormationTemplate;
     const naming = this.serverless.getProvider('aws').naming;
-    if (settings.throttle) {
-      const stage = template.Resources[naming.getHttpApiStageLogicalId()];
-      if (!stage) throw new this.serverless.classes.Error('throttleRate and throttleBurst need the HTTP API stage');
-      stage.Properties.DefaultRouteSettings = {
-        ...stage.Properties.DefaultRouteSettings,
-        ...(settings.throttle.rateLimit !== undefined && { ThrottlingRateLimit: settings.throttle.rateLimit }),
-        ...(settings.throttle.burstLimit !== undefined && { ThrottlingBurstLimit: settings.throttle.burstLimit }),
-      };
-    }
+    const stage = template.Resources[naming.getHttpApiStageLogicalId()];
+    if (!stage) throw new this.serverless.classes.Error('The HTTP API stage is missing: it carries the throttle');
+    stage.Properties.DefaultRouteSettings = {
+      ...stage.Properties.DefaultRouteSettings,
+      ThrottlingRateLimit: settings.throttle.rateLimit,
+      ThrottlingBurstLimit: settings.throttle.burstLimit,
+    };
     if (settings.alarms) {
       const service = this.serverless.service;
       Object.assign(
@@ -102,6 +103,14 @@ class SafeDeploy {
     if (missing.length > 0)
       throw new this.serverless.classes.Error(`custom.databaseFunctions names no function ${missing.join(', ')}`);
     return names;
+  }
+
+  /** The functions that serve the open routes (the health checks), which anyone may call. */
+  openFunctions() {
+    const open = this.openRoutes();
+    return Object.entries(this.serverless.service.functions || {})
+      .filter(([, fn]) => (fn.events || []).some((event) => event?.httpApi && open.includes(routeKey(event.httpApi))))
+      .map(([name]) => name);
   }
 
   /** custom.openRoutes: the routes left without the authorizer, each of which must be a route of a function. */

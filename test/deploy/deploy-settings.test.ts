@@ -261,7 +261,8 @@ describe('accepted params: what is added to the service', () => {
     authorizer: undefined,
     include: [],
     reservedConcurrency: 20,
-    throttle: undefined,
+    healthConcurrency: 2,
+    throttle: { rateLimit: 500, burstLimit: 1000 },
     cors: undefined,
     tracing: false,
     alarms: undefined,
@@ -506,6 +507,8 @@ describe('the network, limits, CORS, tracing, alarms and tuning', () => {
         ['maxConcurrency', '2.5'],
         ['throttleRate', 'fast'],
         ['throttleBurst', '1e3'],
+        ['healthConcurrency', '0'],
+        ['healthConcurrency', 'two'],
         ['dbPoolSize', '0'],
         ['dbConnectTimeoutMs', '3s'],
         ['dbStatementTimeoutMs', '-1'],
@@ -599,6 +602,7 @@ describe('the network, limits, CORS, tracing, alarms and tuning', () => {
       params: {
         ...base,
         maxConcurrency: '50',
+        healthConcurrency: '3',
         throttleRate: '200',
         throttleBurst: '400',
         corsOrigins: 'https://app.example.com, http://localhost:5173',
@@ -620,6 +624,7 @@ describe('the network, limits, CORS, tracing, alarms and tuning', () => {
       errors: [],
       warnings: [],
       reservedConcurrency: 50,
+      healthConcurrency: 3,
       throttle: { rateLimit: 200, burstLimit: 400 },
       cors: {
         allowedOrigins: ['https://app.example.com', 'http://localhost:5173'],
@@ -646,13 +651,17 @@ describe('the network, limits, CORS, tracing, alarms and tuning', () => {
     });
   });
 
-  it('throttles the rate alone, or the burst alone', () => {
-    expect(settingsOf({ params: { ...base, throttleRate: '10' }, urls: url(proxyUrl) }).throttle).toEqual({
-      rateLimit: 10,
-    });
-    expect(settingsOf({ params: { ...base, throttleBurst: '7' }, urls: url(proxyUrl) }).throttle).toEqual({
-      burstLimit: 7,
-    });
+  it('throttles the whole stage by default, and takes the rate alone or the burst alone', () => {
+    const throttleOf = (params: Record<string, string>) =>
+      settingsOf({ params: { ...base, ...params }, urls: url(proxyUrl) }).throttle;
+    expect(throttleOf({})).toEqual({ rateLimit: 500, burstLimit: 1000 });
+    expect(throttleOf({ throttleRate: '10' })).toEqual({ rateLimit: 10, burstLimit: 1000 });
+    expect(throttleOf({ throttleBurst: '7' })).toEqual({ rateLimit: 500, burstLimit: 7 });
+  });
+
+  it('caps the health checks at 2 containers by default, or at healthConcurrency', () => {
+    expect(settingsOf({ params: base, urls: url(proxyUrl) }).healthConcurrency).toBe(2);
+    expect(settingsOf({ params: { ...base, healthConcurrency: '5' }, urls: url(proxyUrl) }).healthConcurrency).toBe(5);
   });
 });
 

@@ -81,7 +81,14 @@ describe('the read bundle without jose', () => {
     });
   /** A token as the gateway passes it on: only its payload is read (the gateway checked the signature). */
   const part = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
-  const token = `${part({ alg: 'RS256' })}.${part({ sub: 'u1', roles: ['reader'] })}.c2lnbmF0dXJl`;
+  const payload = {
+    iss: 'https://issuer.example.com/',
+    aud: 'api',
+    exp: Math.floor(Date.now() / 1000) + 300,
+    sub: 'u1',
+    roles: ['reader'],
+  };
+  const token = `${part({ alg: 'RS256' })}.${part(payload)}.c2lnbmF0dXJl`;
 
   it('without sign-in: serves the request (here a 500: no database listens) and never asks for jose', async () => {
     delete process.env.AUTH_ISSUER;

@@ -3,7 +3,8 @@
  * `.serverless/`; the project's own is CI's): the params that turn sign-in and database access on land in the
  * CloudFormation template (a JWT authorizer on every route but the health checks, the variables, IAM statements
  * scoped to the proxy users or one secret), so do the operating params (runtime, reserved concurrency, stage
- * throttling, CORS, X-Ray, alarms), no password reaches any file the package writes (zips included), and a
+ * throttling, CORS, X-Ray, alarms) and the limits every package gets without them (the stage's default throttle,
+ * the health function's reserved concurrency), no password reaches any file the package writes (zips included), and a
  * deploy without sign-in, with a password, without a database or without a VPC stops before it builds anything.
  * The runs go in parallel.
  */
@@ -148,6 +149,7 @@ const runs = {
         databaseProxyResourceId: proxy,
         throttleRate: '200',
         throttleBurst: '400',
+        healthConcurrency: '4',
         corsOrigins: 'https://app.example.com,https://admin.example.com',
         tracing: 'true',
         alarmTopicArn: topicArn,
@@ -495,19 +497,23 @@ describe('the operating params: runtime, limits, CORS, tracing, alarms, variable
     ]);
   });
 
-  it('reserves maxConcurrency for exactly the functions that reach the database', () => {
+  it('reserves maxConcurrency for exactly the functions that reach the database, healthConcurrency for health', () => {
     const reserved = byFunction(template(), (fn) => fn.Properties.ReservedConcurrentExecutions);
     expect(reserved).toEqual(
-      Object.fromEntries(functions.map((name) => [name, databaseFunctions.includes(name) ? 20 : undefined])),
+      Object.fromEntries(
+        functions.map((name) => [name, databaseFunctions.includes(name) ? 20 : name === 'health' ? 4 : undefined]),
+      ),
     );
   });
 
-  it("throttles the HTTP API's stage", () => {
+  it("throttles the HTTP API's stage, every route of it", () => {
     expect(template().HttpApiStage?.Properties.DefaultRouteSettings).toEqual({
       DetailedMetricsEnabled: false,
       ThrottlingRateLimit: 200,
       ThrottlingBurstLimit: 400,
     });
+    // no route has settings of its own: the stage's default route settings are every route's
+    expect(template().HttpApiStage?.Properties.RouteSettings).toBeUndefined();
   });
 
   it('answers CORS for the origins, with the headers and methods of the service', () => {
@@ -586,11 +592,15 @@ describe('the operating params: runtime, limits, CORS, tracing, alarms, variable
     for (const id of databaseFunctions.map(logicalId)) expect(template()[id]?.Type).toBe('AWS::Lambda::Function');
   });
 
-  it('adds none of them without their params', () => {
+  it('adds none of them without their params, but the default throttle', () => {
     const plain = templateOf(done.iam);
     expect(alarmsOf(plain)).toEqual({});
     expect(plain.HttpApi?.Properties.CorsConfiguration).toBeUndefined();
-    expect(plain.HttpApiStage?.Properties.DefaultRouteSettings).toEqual({ DetailedMetricsEnabled: false });
+    expect(plain.HttpApiStage?.Properties.DefaultRouteSettings).toEqual({
+      DetailedMetricsEnabled: false,
+      ThrottlingRateLimit: 500,
+      ThrottlingBurstLimit: 1000,
+    });
     expect(Object.values(byFunction(plain, (fn) => fn.Properties.TracingConfig))).toEqual(
       functions.map(() => undefined),
     );
@@ -607,6 +617,17 @@ describe('auth=none, on purpose', () => {
   it('packages, and warns that the API is open', () => {
     expect(done.open.code).toBe(0);
     expect(done.open.output).toContain('auth=none: this API has no sign-in. Anyone who can reach it can read');
+  });
+
+  it('throttles the whole stage and caps the health checks without any limit param', () => {
+    const template = templateOf(done.open);
+    expect(template.HttpApiStage?.Properties.DefaultRouteSettings).toEqual({
+      DetailedMetricsEnabled: false,
+      ThrottlingRateLimit: 500,
+      ThrottlingBurstLimit: 1000,
+    });
+    const reserved = byFunction(template, (fn) => fn.Properties.ReservedConcurrentExecutions);
+    expect(Object.entries(reserved).filter(([, value]) => value !== undefined)).toEqual([['health', 2]]);
   });
 
   it('adds no authorizer, and no sign-in variables', () => {

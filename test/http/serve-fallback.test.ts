@@ -1,4 +1,8 @@
-/** Table tests of the methods each served path allows: a 405 with Allow on them, a 404 elsewhere. Pure. */
+/**
+ * Table tests of the methods each served path allows: a 405 with Allow on them, a 404 elsewhere, judged from the
+ * start of the path to its end as the gateway routes: a path with a stray prefix or suffix is not the service's.
+ * Pure.
+ */
 import { allowedMethods } from '../../lib/http/serve-fallback';
 
 const all = ['GET', 'POST', 'PUT', 'DELETE'];
@@ -6,16 +10,40 @@ const all = ['GET', 'POST', 'PUT', 'DELETE'];
 it.each([
   { path: '/res/Book', allowed: all },
   { path: '/res/Book/1/2', allowed: all },
+  { path: '/res/Book/', allowed: all },
   { path: '/res', allowed: ['GET'] },
+  { path: '/res/', allowed: ['GET'] },
   { path: '/openapi.json', allowed: ['GET'] },
   { path: '/conf/metadata/Book', allowed: ['GET'] },
+  { path: '/conf/reload/Book', allowed: ['GET'] },
   { path: '/xsd/Request.xsd', allowed: ['GET'] },
   { path: '/health', allowed: ['GET'] },
   { path: '/health/db', allowed: ['GET'] },
-  { path: '/dev/health', allowed: ['GET'] },
+  // prefixed: no path of the service
+  { path: '/x/res/Book', allowed: undefined },
+  { path: '/x/res/Book/1', allowed: undefined },
+  { path: '/x/res', allowed: undefined },
+  { path: '/x/openapi.json', allowed: undefined },
+  { path: '/x/conf/metadata/Book', allowed: undefined },
+  { path: '/x/xsd/Request.xsd', allowed: undefined },
+  { path: '/dev/health', allowed: undefined },
+  { path: '/x/health/db', allowed: undefined },
+  { path: 'res/Book', allowed: undefined },
+  // suffixed
+  { path: '/openapi.json/', allowed: undefined },
+  { path: '/openapi.jsonx', allowed: undefined },
+  { path: '/resx', allowed: undefined },
+  { path: '/res//', allowed: undefined },
+  { path: '/conf/metadata/Book/', allowed: undefined },
+  { path: '/conf/metadata/Book/x', allowed: undefined },
+  { path: '/conf/other/Book', allowed: undefined },
+  { path: '/xsd/Request.xsd/', allowed: undefined },
+  { path: '/health/', allowed: undefined },
+  { path: '/health/db/', allowed: undefined },
   { path: '/health/other', allowed: undefined },
   { path: '/healthy', allowed: undefined },
   { path: '/nowhere', allowed: undefined },
+  { path: '/', allowed: undefined },
 ])('$path: $allowed', ({ path, allowed }) => {
   expect(allowedMethods(path)).toEqual(allowed);
 });

@@ -10,9 +10,11 @@ import { createServer, type Server, type Socket } from 'node:net';
 import { healthFailureText } from '../../lib/db/check-databases';
 import { closeDatabases } from '../../lib/db/select-database';
 import { DatabaseError } from '../../lib/errors';
+import { healthCacheMs } from '../../lib/http/serve-health';
 import { startAuth, type TestAuth } from '../support/auth';
 import { type TestDatabase, targets } from '../support/databases';
 import { invoke, testDefinitions, useService } from '../support/service';
+import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy';
 
 /** Every variable these tests set, unset, so each test starts from its own environment only. */
 const clean = {
@@ -146,6 +148,55 @@ describe.each(targets())('GET /health/db on $name', (target) => {
       ],
     });
     for (const secret of ['s3cret', '127.0.0.1', 'SELECT 1', ':1/']) expect(reply.body).not.toContain(secret);
+  });
+});
+
+describe('GET /health/db reuses its answer for a few seconds (PGlite, behind a proxy that counts the checks)', () => {
+  const [pglite] = targets();
+  let db: TestDatabase;
+  let proxy: TcpProxy;
+  beforeAll(async () => {
+    if (!pglite) throw new Error('no PGlite target');
+    db = await pglite.create();
+    const { hostname, port } = new URL(db.url);
+    proxy = await startTcpProxy({ host: hostname, port: Number(port) });
+  });
+  afterAll(async () => {
+    await closeDatabases();
+    await proxy?.close();
+    await db?.drop();
+  });
+
+  it('calls at once share one check, and calls within healthCacheMs get its answer', async () => {
+    await useService({ ...clean, DATABASE_URL: proxy.url(db.url) });
+    const checks = proxy.watch(/SELECT 1/);
+    const replies = await Promise.all(Array.from({ length: 20 }, () => get('/health/db')));
+    expect(replies.map((reply) => reply.status)).toEqual(replies.map(() => 200));
+    expect(new Set(replies.map((reply) => reply.body)).size).toBe(1);
+    expect(checks()).toBe(1);
+    const later = await get('/health/db');
+    expect([later.status, later.body, checks()]).toEqual([200, replies[0]?.body, 1]);
+  });
+
+  it('checks again once healthCacheMs has passed, and reuses a failed answer too', async () => {
+    await useService({ ...clean, DATABASE_URL: proxy.url(db.url) });
+    const checks = proxy.watch(/SELECT 1/);
+    expect((await get('/health/db')).status).toBe(200);
+    await proxy.refuse();
+    // still the answer of a moment ago: the database is not asked
+    expect((await get('/health/db')).status).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, healthCacheMs + 200));
+    expect((await get('/health/db')).status).toBe(503);
+    await proxy.heal();
+    expect((await get('/health/db')).status).toBe(503);
+    expect(checks()).toBe(1);
+  }, 20_000);
+
+  it('answers a changed configuration afresh', async () => {
+    await useService({ ...clean, DATABASE_URL: proxy.url(db.url) });
+    expect((await get('/health/db')).status).toBe(200);
+    await useService({ ...clean, DATABASE_URL: proxy.url(db.url), DATABASE_READ_URL: 'postgres://u@127.0.0.1:1/x' });
+    expect((await get('/health/db')).status).toBe(503);
   });
 });
 

@@ -1,7 +1,7 @@
 /** The routing table of the server mode against serverless.yml's routes, case by case. Pure. */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { routeRequest } from '../../lib/server/route-request';
+import { openFunctions, routeRequest } from '../../lib/server/route-request';
 
 it.each([
   ['GET', '/res/Book', 'read'],
@@ -47,4 +47,17 @@ it('names every function of serverless.yml that serves a route', () => {
     ].map(([method, rawPath]) => routeRequest(method as string, rawPath as string)),
   );
   expect([...routed].sort()).toEqual(declared);
+});
+
+it('asks for no token on exactly the functions of serverless.yml’s open routes', () => {
+  const yml = readFileSync(path.resolve(__dirname, '..', '..', 'serverless.yml'), 'utf8');
+  const open = /openRoutes: \[(.*)\]/.exec(yml)?.[1]?.match(/"[A-Z]+ [^"]+"/g) ?? [];
+  expect(open.length).toBeGreaterThan(0);
+  const routed = new Set(
+    open.map((route) => {
+      const [method = '', rawPath = ''] = route.slice(1, -1).split(' ');
+      return routeRequest(method, rawPath);
+    }),
+  );
+  expect([...routed]).toEqual([...openFunctions]);
 });

@@ -36,6 +36,8 @@ export interface TcpProxy {
   freeze(): void;
   /** The next time `trigger` is met, every open connection is reset at once; later connections pass. */
   drop(trigger: DropTrigger): void;
+  /** From now on, counts the chunks sent to the server whose text (latin1) matches `at`. */
+  watch(at: RegExp): () => number;
   /** When the last drop happened (Date.now()), if one did: a test checks that its drop did happen, and when. */
   readonly droppedAt: number | undefined;
   /** Forward again; connections held by a black hole or a freeze are reset (their peers gave up on them). */
@@ -48,6 +50,7 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
   let mode: Mode = 'pass';
   let trigger: (DropTrigger & { passed: number }) | undefined;
   let droppedAt: number | undefined;
+  const watched: { readonly at: RegExp; seen: number }[] = [];
 
   const cut = (pair: Pair, how: DropTrigger['how'] = 'reset') => {
     pairs.delete(pair);
@@ -74,6 +77,8 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
 
   const forward = (pair: Pair, from: net.Socket, to: net.Socket, direction: DropTrigger['direction']) => {
     from.on('data', (chunk: Buffer) => {
+      if (direction === 'toServer')
+        for (const watch of watched) if (watch.at.test(chunk.toString('latin1'))) watch.seen++;
       const fired = dropsOn(direction, chunk);
       if (fired) return cutAll(fired.how);
       if (!to.write(chunk)) from.pause();
@@ -154,6 +159,11 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
         pair.client.pause();
         pair.upstream?.pause();
       }
+    },
+    watch(at) {
+      const watch = { at, seen: 0 };
+      watched.push(watch);
+      return () => watch.seen;
     },
     drop(next) {
       trigger = { ...next, passed: 0 };
