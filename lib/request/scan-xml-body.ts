@@ -1,0 +1,121 @@
+/**
+ * The fast reader of XML request bodies: saxes, a conformant streaming XML 1.0 tokenizer, builds the element tree
+ * of the text slice by slice. It returns a tree only where the checked reader (read-xml-checked.ts) is sure to
+ * return the same one; it declines everything else — malformed XML, any text, a DOCTYPE, and the few things the two
+ * readers treat differently — and then the checked reader answers (read-xml-body.ts). So it never names an error
+ * itself. Pure; must not parse XML by hand.
+ */
+import { SaxesParser } from 'saxes';
+import type { XmlElement } from './resource-request';
+
+/** Element and attribute names that both readers take alike: XML names of ASCII letters, digits and `_:.-`. */
+const plainName = /^[A-Za-z_:][-A-Za-z0-9._:]*$/;
+/** Names fast-xml-parser refuses, for the prototype pollution they could cause. */
+const refusedNames = new Set(['__proto__', 'constructor', 'prototype']);
+/** fast-xml-parser refuses more than 100 nested elements; the planner refuses more than 3. */
+const maxDepth = 50;
+/** fast-xml-parser leaves a reference of more than 32 characters undecoded; saxes decodes it. */
+const longReference = /&#[^;]{20}/;
+/** A tab or line break written as such in a value: saxes turns it into a space, fast-xml-parser keeps it. */
+const rawBreak = /[\t\n\r]/;
+/** The quoted values of a start tag, left to right (in a tag saxes has read, a quote only opens or closes one). */
+const quotedValue = /"[^"]*"|'[^']*'/g;
+
+/** No namespace processing: names stay as written, prefixes and all; no line and column kept. */
+const options = { xmlns: false, position: false, defaultXMLVersion: '1.0' } as const;
+
+/** Thrown inside saxes's handlers to stop it: the checked reader is to answer. */
+class Declined extends Error {}
+
+export interface XmlBodyScan {
+  /** Reads the text up to `end` (exclusive); false once the scan has declined, so the rest need not be read. */
+  readTo(end: number): boolean;
+  /** The `request` element once the whole text is read; undefined when the checked reader is to answer. */
+  finish(): XmlElement | undefined;
+}
+
+/**
+ * saxes keeps its handlers as properties of the parser: past seven of them V8 turns the parser into a slow
+ * dictionary object and saxes runs four times slower. So six handlers, no error handler (saxes then throws, and
+ * anything thrown while scanning declines), and the declaration's version is read at the end.
+ */
+export function scanXmlBody(text: string): XmlBodyScan {
+  const parser = new SaxesParser(options);
+  const top: { children: XmlElement[] } = { children: [] };
+  const open: { children: XmlElement[] }[] = [top];
+  const names = plainNames();
+  let attributes: Record<string, string> = {};
+  const decline = (): never => {
+    throw new Declined();
+  };
+  parser.on('doctype', decline);
+  parser.on('text', (data) => {
+    if (data.trim() !== '') decline();
+  });
+  parser.on('cdata', (data) => {
+    if (data.trim() !== '') decline();
+  });
+  // saxes checks the attributes (no repeated name) before it reports the start tag
+  parser.on('attribute', ({ name, value }) => {
+    if (!names.plain(name)) decline();
+    // namespace declarations are not values
+    if (name !== 'xmlns' && !name.startsWith('xmlns:')) attributes[name] = value;
+  });
+  parser.on('opentag', ({ name }) => {
+    // the tag as written: no `<` inside it, since saxes refuses one in a value
+    const end = parser.position;
+    if (!names.plain(name) || open.length > maxDepth || hasRawBreak(text.slice(text.lastIndexOf('<', end - 1), end))) {
+      decline();
+    }
+    const element = { name, attributes, children: [] };
+    attributes = {};
+    (open[open.length - 1] as { children: XmlElement[] }).children.push(element);
+    open.push(element);
+  });
+  parser.on('closetag', () => {
+    open.pop();
+  });
+  let declined = longReference.test(text);
+  let read = 0;
+  const run = (work: () => void): boolean => {
+    if (declined) return false;
+    try {
+      work();
+    } catch {
+      declined = true;
+    }
+    return !declined;
+  };
+  return {
+    readTo(end) {
+      return run(() => {
+        if (end > read) parser.write(text.slice(read, end));
+        read = Math.max(read, end);
+      });
+    },
+    finish() {
+      if (!run(() => parser.write(text.slice(read)).close())) return undefined;
+      const version = parser.xmlDecl.version;
+      const [root] = top.children;
+      return (version === undefined || version === '1.0') && root?.name === 'request' ? root : undefined;
+    },
+  };
+}
+
+/** Names both readers take alike; a body repeats a few names many times, so each is tested once. */
+function plainNames(): { plain(name: string): boolean } {
+  const seen = new Set<string>();
+  return {
+    plain(name) {
+      if (seen.has(name)) return true;
+      if (!plainName.test(name) || refusedNames.has(name)) return false;
+      seen.add(name);
+      return true;
+    },
+  };
+}
+
+/** Whether a value in the raw text of a start tag holds a tab or line break as written. */
+function hasRawBreak(tag: string): boolean {
+  return rawBreak.test(tag) && (tag.match(quotedValue)?.some((value) => rawBreak.test(value)) ?? false);
+}
