@@ -8,16 +8,25 @@
 import { SaxesParser } from 'saxes';
 import type { XmlElement } from './resource-request';
 
-/** Element and attribute names that both readers take alike: XML names of ASCII letters, digits and `_:.-`. */
-const plainName = /^[A-Za-z_:][-A-Za-z0-9._:]*$/;
+/**
+ * Element and attribute names that both readers take alike: XML names within the Basic Multilingual Plane, as
+ * fast-xml-parser's validator takes them (saxes takes names beyond it too).
+ */
+const nameStart =
+  ':A-Z_a-z\\u00C0-\\u00D6\\u00D8-\\u00F6\\u00F8-\\u02FF\\u0370-\\u037D\\u037F-\\u1FFF\\u200C-\\u200D\\u2070-\\u218F\\u2C00-\\u2FEF\\u3001-\\uD7FF\\uF900-\\uFDCF\\uFDF0-\\uFFFD';
+const plainName = new RegExp(`^[${nameStart}][${nameStart}\\-.0-9\\u00B7\\u0300-\\u036F\\u203F-\\u2040]*$`);
 /** Names fast-xml-parser refuses, for the prototype pollution they could cause. */
 const refusedNames = new Set(['__proto__', 'constructor', 'prototype']);
 /** fast-xml-parser refuses more than 100 nested elements; the planner refuses more than 3. */
 const maxDepth = 50;
 /** fast-xml-parser leaves a reference of more than 32 characters undecoded; saxes decodes it. */
 const longReference = /&#[^;]{20}/;
-/** A tab or line break written as such in a value: saxes turns it into a space, fast-xml-parser keeps it. */
+/**
+ * A tab or line break written as such in a value: saxes turns it into a space (as XML says); fast-xml-parser keeps
+ * it, a CRLF or CR as LF, and so do we: such a tag is read again with each of them written as a character reference.
+ */
 const rawBreak = /[\t\n\r]/;
+const rawBreaks = /\t|\r\n?|\n/g;
 /** The quoted values of a start tag, left to right (in a tag saxes has read, a quote only opens or closes one). */
 const quotedValue = /"[^"]*"|'[^']*'/g;
 
@@ -58,18 +67,16 @@ export function scanXmlBody(text: string): XmlBodyScan {
   // saxes checks the attributes (no repeated name) before it reports the start tag
   parser.on('attribute', ({ name, value }) => {
     if (!names.plain(name)) decline();
-    // namespace declarations are not values
-    if (name !== 'xmlns' && !name.startsWith('xmlns:')) attributes[name] = value;
+    if (isValue(name)) attributes[name] = value;
   });
   parser.on('opentag', ({ name }) => {
-    // the tag as written: no `<` inside it, since saxes refuses one in a value
-    const end = parser.position;
-    if (!names.plain(name) || open.length > maxDepth || hasRawBreak(text.slice(text.lastIndexOf('<', end - 1), end))) {
-      decline();
-    }
+    if (!names.plain(name) || open.length > maxDepth) decline();
     // XML 1.1 turns more characters into line breaks and spaces than fast-xml-parser does
     if (open.length === 1 && (parser.xmlDecl.version ?? '1.0') !== '1.0') decline();
-    const element = { name, attributes, children: [] };
+    // the tag as written: no `<` inside it, since saxes refuses one in a value
+    const end = parser.position;
+    const tag = text.slice(text.lastIndexOf('<', end - 1), end);
+    const element = { name, attributes: hasRawBreak(tag) ? attributesAsWritten(tag) : attributes, children: [] };
     attributes = {};
     (open[open.length - 1] as { children: XmlElement[] }).children.push(element);
     open.push(element);
@@ -116,7 +123,24 @@ function plainNames(): { plain(name: string): boolean } {
   };
 }
 
-/** Whether a value in the raw text of a start tag holds a tab or line break as written. */
+/** Namespace declarations are not values. */
+function isValue(name: string): boolean {
+  return name !== 'xmlns' && !name.startsWith('xmlns:');
+}
+
+/** Whether a value in the text of a start tag holds a tab or line break as written. */
 function hasRawBreak(tag: string): boolean {
   return rawBreak.test(tag) && (tag.match(quotedValue)?.some((value) => rawBreak.test(value)) ?? false);
+}
+
+/** The values of a start tag, tabs and line breaks kept: saxes keeps the character a character reference names. */
+function attributesAsWritten(tag: string): Record<string, string> {
+  const escaped = tag.replace(quotedValue, (value) => value.replace(rawBreaks, (c) => (c === '\t' ? '&#9;' : '&#10;')));
+  const attributes: Record<string, string> = {};
+  const parser = new SaxesParser(options);
+  parser.on('attribute', ({ name, value }) => {
+    if (isValue(name)) attributes[name] = value;
+  });
+  parser.write(escaped.endsWith('/>') ? escaped : `${escaped.slice(0, -1)}/>`).close();
+  return attributes;
 }
