@@ -9,7 +9,7 @@
  */
 import { readXmlChecked } from './read-xml-checked';
 import type { XmlElement } from './resource-request';
-import { scanXmlBody } from './scan-xml-body';
+import { scanXmlBody, type XmlScanResult } from './scan-xml-body';
 
 /**
  * Characters read between two turns of the event loop: about a millisecond of work for ordinary rows, a few for a
@@ -18,14 +18,29 @@ import { scanXmlBody } from './scan-xml-body';
 export const xmlSliceLength = 16 * 1024;
 
 export function readXmlBody(text: string): XmlElement {
-  return scanXmlBody(text).finish() ?? readXmlChecked(text);
+  return readRest(text, scanXmlBody(text).finish());
 }
 
 /** The same tree or error as readXmlBody, with a turn of the event loop after each slice of the text. */
-export async function readXmlBodyInSlices(text: string): Promise<XmlElement> {
+export async function readXmlBodyInSlices(text: string, sliceLength = xmlSliceLength): Promise<XmlElement> {
   const scan = scanXmlBody(text);
-  for (let end = xmlSliceLength; end < text.length && scan.readTo(end); end += xmlSliceLength) {
+  for (let end = sliceLength; end < text.length && scan.readTo(end); end += sliceLength) {
     await new Promise((resolve) => setImmediate(resolve));
   }
-  return scan.finish() ?? readXmlChecked(text);
+  return readRest(text, scan.finish());
+}
+
+/**
+ * What the fast reader declined, read by the checked reader. The rows the fast reader read whole are blanked out
+ * (every character but a line feed becomes a space), so the checked reader reads only the rest: a body malformed
+ * at its end costs it a quick pass over blanks, and its messages keep their lines and columns. Blank text between
+ * rows is what the checked reader skips anyway, and it would have read those rows as the fast reader did.
+ */
+function readRest(text: string, scan: XmlScanResult): XmlElement {
+  if (!scan.declined) return scan.root;
+  const { rows, from, to } = scan;
+  if (rows.length === 0) return readXmlChecked(text);
+  const blank = text.slice(from, to).replace(/[^\n]+/g, (run) => ' '.repeat(run.length));
+  const rest = readXmlChecked(text.slice(0, from) + blank + text.slice(to));
+  return { ...rest, children: [...rows, ...rest.children] };
 }

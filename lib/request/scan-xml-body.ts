@@ -39,9 +39,18 @@ class Declined extends Error {}
 export interface XmlBodyScan {
   /** Reads the text up to `end` (exclusive); false once the scan has declined, so the rest need not be read. */
   readTo(end: number): boolean;
-  /** The `request` element once the whole text is read; undefined when the checked reader is to answer. */
-  finish(): XmlElement | undefined;
+  /** Reads the rest: the `request` element, or what the scan read of it before it declined. */
+  finish(): XmlScanResult;
 }
+
+/**
+ * What the scan read: the whole `request` element; or, where it declined, the rows directly under the root that
+ * it read whole, which fill `text.slice(from, to)` (with the blank text, comments and instructions between them),
+ * so the checked reader need not read them again.
+ */
+export type XmlScanResult =
+  | { readonly declined: false; readonly root: XmlElement }
+  | { readonly declined: true; readonly rows: readonly XmlElement[]; readonly from: number; readonly to: number };
 
 /**
  * saxes keeps its handlers as properties of the parser: past seven of them V8 turns the parser into a slow
@@ -54,6 +63,9 @@ export function scanXmlBody(text: string): XmlBodyScan {
   const open: { children: XmlElement[] }[] = [top];
   const names = plainNames();
   let attributes: Record<string, string> = {};
+  /** Where the root's content starts, and where its last row read whole ends. */
+  let rowsStart = 0;
+  let rowsEnd = 0;
   const decline = (): never => {
     throw new Declined();
   };
@@ -80,9 +92,14 @@ export function scanXmlBody(text: string): XmlBodyScan {
     attributes = {};
     (open[open.length - 1] as { children: XmlElement[] }).children.push(element);
     open.push(element);
+    if (open.length === 2) rowsStart = rowsEnd = end;
   });
-  parser.on('closetag', () => {
+  parser.on('closetag', ({ name, isSelfClosing }) => {
+    // saxes reports an element left open as closed, then fails on the closing tag that does not match it
+    const end = parser.position;
+    if (!isSelfClosing && text.slice(text.lastIndexOf('</', end - 1) + 2, end - 1).trimEnd() !== name) decline();
     open.pop();
+    if (open.length === 2) rowsEnd = end;
   });
   let declined = longReference.test(text);
   let read = 0;
@@ -103,11 +120,19 @@ export function scanXmlBody(text: string): XmlBodyScan {
       });
     },
     finish() {
-      if (!run(() => parser.write(text.slice(read)).close())) return undefined;
+      const whole = run(() => parser.write(text.slice(read)).close());
       const [root] = top.children;
-      return root?.name === 'request' ? root : undefined;
+      if (whole && root?.name === 'request') return { declined: false, root };
+      // the rows closed before the scan declined: those that end by rowsEnd, so not a row left open
+      const rows = root === undefined || rowsEnd === rowsStart ? [] : rowsUpTo(root, open.length > 2);
+      return { declined: true, rows, from: rowsStart, to: rowsEnd };
     },
   };
+}
+
+/** The rows of `root`, less the last one when it is still open. */
+function rowsUpTo(root: XmlElement, lastOpen: boolean): XmlElement[] {
+  return lastOpen ? root.children.slice(0, -1) : [...root.children];
 }
 
 /** Names both readers take alike; a body repeats a few names many times, so each is tested once. */

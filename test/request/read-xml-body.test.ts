@@ -9,7 +9,7 @@ import fc from 'fast-check';
 import { ServiceError } from '../../lib/errors';
 import { readXmlBody, readXmlBodyInSlices, xmlSliceLength } from '../../lib/request/read-xml-body';
 import { readXmlChecked } from '../../lib/request/read-xml-checked';
-import { scanXmlBody } from '../../lib/request/scan-xml-body';
+import { scanXmlBody, type XmlScanResult } from '../../lib/request/scan-xml-body';
 
 /** The tree, or the error's status, code and message. */
 async function outcome(read: () => unknown): Promise<unknown> {
@@ -21,8 +21,8 @@ async function outcome(read: () => unknown): Promise<unknown> {
   }
 }
 
-/** The fast reader's tree, reading `text` in slices of `length` characters; undefined where it declines. */
-function scanInSlices(text: string, length: number): unknown {
+/** What the fast reader reads of `text` in slices of `length` characters. */
+function scanInSlices(text: string, length: number): XmlScanResult {
   const scan = scanXmlBody(text);
   for (let end = length; end < text.length && scan.readTo(end); end += length) {}
   return scan.finish();
@@ -62,7 +62,10 @@ const readFast: [string, string][] = [
   ['nesting deeper than any resource takes', rows(`${'<x>'.repeat(40)}${'</x>'.repeat(40)}`)],
   ['an instruction whose target starts with xml', rows('<?xml-stylesheet href="a"?>')],
   ['raw tabs and line breaks in values, kept (CRLF and CR as LF)', rows('<item a="x\ny" b="\tz\r\n" c="\r"/>')],
-  ['raw line breaks between and inside values', rows('<item\n a="1\n2"\r\n b=\'&amp;\n&#10;\'\n/><item c="\t"></item>')],
+  [
+    'raw line breaks between and inside values',
+    rows('<item\n a="1\n2"\r\n b=\'&amp;\n&#10;\'\n/><item c="\t"></item>'),
+  ],
   ['non-ASCII names', rows('<itém prénom="1" a·b="2" 日本="3"/>')],
 ];
 
@@ -110,23 +113,47 @@ const declined: [string, string][] = [
   ['two roots', '<request/><request/>'],
   ['a mismatched closing tag on line 3', '<request>\n<item>\n</itemx>\n</request>'],
   ['an error at the end of a long body', `<request>\n${'<item id="1"/>\n'.repeat(3000)}<item id="2">\n</request>`],
+  [
+    'an error after rows, CRLF line ends',
+    '<request>\r\n<item id="1"/>\r\n<item a="\r\n"/>\r\n<item>\r\n</itemx>\r\n</request>',
+  ],
+  [
+    'an error inside a row after rows',
+    rows('<lang a="1"><movie b="1"/></lang>\n<lang a="2"><movie b="2"/><movie c="1" c="2"/></lang>'),
+  ],
+  ['a DOCTYPE after rows', rows('<item id="1"/><!DOCTYPE x><item id="2"/>')],
+  ['a bad reference after rows', rows('<item id="1"/>\n<item a="&copy;"/>')],
+  ['__proto__ after rows', rows('<item id="1"/>\n<item __proto__="1"/>')],
+  ['text after rows', rows('<item id="1"/>\n<item id="2"/>oops<item id="3"/>')],
+  [
+    'rows, what only the checked reader reads, rows',
+    rows('<item id="1"/>\n<lang><x/></lang>\n<!-- a -- b -->\n<item a="<"/><item id="3"/>'),
+  ],
+  [
+    'rows, then a row the checked reader reads deeper',
+    rows(`<item id="1"/>${'<x>'.repeat(60)}${'</x>'.repeat(60)}<item id="2"/>`),
+  ],
 ];
 
 describe('readXmlBody', () => {
   it.each(readFast)('reads %s with the fast reader, as the checked reader does', (_what, text) => {
     const tree = readXmlChecked(text);
-    expect(scanXmlBody(text).finish()).toEqual(tree);
+    expect(scanXmlBody(text).finish()).toEqual({ declined: false, root: tree });
     expect(readXmlBody(text)).toEqual(tree);
   });
 
-  it.each([...readFast, ...declined])('reads %s in slices of any length alike', (_what, text) => {
+  it.each([...readFast, ...declined])('reads %s in slices of any length alike', async (_what, text) => {
     const whole = scanXmlBody(text).finish();
-    for (const length of [1, 2, 3, 5, 7]) expect(scanInSlices(text, length)).toEqual(whole);
+    const expected = await outcome(() => readXmlChecked(text));
+    for (const length of [1, 2, 3, 5, 7]) {
+      expect(scanInSlices(text, length)).toEqual(whole);
+      expect(await outcome(() => readXmlBodyInSlices(text, length))).toEqual(expected);
+    }
   });
 
   it.each(declined)('leaves %s to the checked reader', async (_what, text) => {
     const expected = await outcome(() => readXmlChecked(text));
-    expect(scanXmlBody(text).finish()).toBeUndefined();
+    expect(scanXmlBody(text).finish().declined).toBe(true);
     expect(await outcome(() => readXmlBody(text))).toEqual(expected);
     expect(await outcome(() => readXmlBodyInSlices(text))).toEqual(expected);
   });
@@ -148,7 +175,8 @@ describe('readXmlBody', () => {
         expect(await outcome(() => readXmlBody(text))).toEqual(expected);
         expect(await outcome(() => readXmlBodyInSlices(text))).toEqual(expected);
         const fast = scanInSlices(text, length);
-        if (fast !== undefined) expect({ tree: fast }).toEqual(expected);
+        if (!fast.declined) expect({ tree: fast.root }).toEqual(expected);
+        expect(await outcome(() => readXmlBodyInSlices(text, length))).toEqual(expected);
       }),
       { seed: 20261125, numRuns: 3000 },
     );
