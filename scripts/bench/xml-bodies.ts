@@ -17,9 +17,6 @@
  * installed), to measure the service before a change with the same load. The service logs at LOG_LEVEL=WARN and
  * has DB_POOL_SIZE=10, so that the read never waits for a connection the five writes hold.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
-import { closeSync, openSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { maskUrl } from '../../lib/db/mask-url';
 import { readJsonBody } from '../../lib/request/read-json-body';
@@ -27,6 +24,7 @@ import { readXmlBody, readXmlBodyInSlices } from '../../lib/request/read-xml-bod
 import { readXmlChecked } from '../../lib/request/read-xml-checked';
 import { seedUrl } from '../demo/seed';
 import { freePort } from '../free-port';
+import { type Running, startScript } from './start-script';
 
 const root = path.resolve(__dirname, '..', '..');
 const MB = 1024 * 1024;
@@ -209,15 +207,9 @@ function readOutcome(read: () => unknown): string {
 
 // 2. The server mode -----------------------------------------------------------------------------------------------
 
-interface Server {
-  readonly base: string;
-  stop(): Promise<void>;
-}
-
-async function startServer(serviceRoot: string, url: string): Promise<Server> {
+/** The server mode of `serviceRoot` on the database at `url`. */
+async function startServer(serviceRoot: string, url: string): Promise<Running> {
   const port = await freePort();
-  const log = path.join(tmpdir(), `rrs-bench-xml-${port}.log`);
-  const fd = openSync(log, 'w');
   const env = {
     ...process.env,
     DATABASE_URL: url,
@@ -229,28 +221,7 @@ async function startServer(serviceRoot: string, url: string): Promise<Server> {
     DB_POOL_SIZE: '10',
     DEFINITIONS_DIR: path.join(serviceRoot, 'definitions'),
   };
-  const tsx = path.join(root, 'node_modules', '.bin', 'tsx');
-  const child: ChildProcess = spawn(tsx, ['scripts/serve.ts'], {
-    cwd: serviceRoot,
-    env,
-    stdio: ['ignore', fd, fd],
-    detached: true,
-  });
-  closeSync(fd);
-  const deadline = Date.now() + 60_000;
-  while (!readFileSync(log, 'utf8').includes('listening')) {
-    if (Date.now() > deadline || child.exitCode !== null)
-      throw new Error(`serve.ts did not start:\n${readFileSync(log, 'utf8')}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  return {
-    base: `http://127.0.0.1:${port}`,
-    stop: async () => {
-      if (child.pid && child.exitCode === null) process.kill(-child.pid, 'SIGTERM');
-      await exited;
-    },
-  };
+  return startScript('scripts/serve.ts', env, 'listening', port, serviceRoot);
 }
 
 /** GET /res/Book/1 every 20 ms until `until` settles; each read's latency in ms. */
@@ -304,19 +275,20 @@ async function serverFigures(url: string, serviceRoot: string): Promise<void> {
   own.pathname = '/rrs_bench_xml';
   await seedUrl(own.toString());
   const server = await startServer(serviceRoot, own.toString());
+  const base = `http://127.0.0.1:${server.port}`;
   console.log(
     `\nThe server mode of ${serviceRoot} on ${maskUrl(own.toString())}: GET /res/Book/1 every 20 ms, while five 4.7 MB bodies are POSTed at once`,
   );
   try {
-    await readWhile(server.base, new Promise((resolve) => setTimeout(resolve, 1000))); // warm-up
-    const alone = await readWhile(server.base, new Promise((resolve) => setTimeout(resolve, 3000)));
+    await readWhile(base, new Promise((resolve) => setTimeout(resolve, 1000))); // warm-up
+    const alone = await readWhile(base, new Promise((resolve) => setTimeout(resolve, 3000)));
     console.log(`${'no writes'.padEnd(27)} ${latencyFigures(alone)}`);
     for (const [index, load] of loads.entries()) {
       const texts = [0, 1, 2, 3, 4].map((n) => load.body(1 + index * 5 + n));
       const started = performance.now();
       const writes = Promise.all(
         texts.map(async (body) => {
-          const response = await fetch(`${server.base}/res/Book`, {
+          const response = await fetch(`${base}/res/Book`, {
             method: 'POST',
             headers: { 'content-type': `application/${load.type}`, accept: 'application/json' },
             body,
@@ -325,7 +297,7 @@ async function serverFigures(url: string, serviceRoot: string): Promise<void> {
           return { status: response.status, ms: performance.now() - started };
         }),
       );
-      const latencies = await readWhile(server.base, writes);
+      const latencies = await readWhile(base, writes);
       const answers = await writes;
       console.log(
         `${load.name.padEnd(27)} ${latencyFigures(latencies)} | writes: ${answers.map((a) => a.status).join(' ')}, the last done after ${Math.max(...answers.map((a) => a.ms)).toFixed(0)} ms`,
