@@ -31,16 +31,24 @@ export async function readXmlBodyInSlices(text: string, sliceLength = xmlSliceLe
 }
 
 /**
- * What the fast reader declined, read by the checked reader. The rows the fast reader read whole are blanked out
- * (every character but a line feed becomes a space), so the checked reader reads only the rest: a body malformed
- * at its end costs it a quick pass over blanks, and its messages keep their lines and columns. Blank text between
- * rows is what the checked reader skips anyway, and it would have read those rows as the fast reader did.
+ * What the fast reader declined, read by the checked reader. The rows the fast reader read whole are left out but
+ * for their line feeds and the length of their last line, so the checked reader reads only the rest (a body
+ * malformed at its end costs it little) and its messages keep their lines and columns. It would have read those
+ * rows as the fast reader did, and it skips the blank text left in their place.
  */
 function readRest(text: string, scan: XmlScanResult): XmlElement {
   if (!scan.declined) return scan.root;
   const { rows, from, to } = scan;
   if (rows.length === 0) return readXmlChecked(text);
-  const blank = text.slice(from, to).replace(/[^\n]+/g, (run) => ' '.repeat(run.length));
-  const rest = readXmlChecked(text.slice(0, from) + blank + text.slice(to));
+  const rest = readXmlChecked(text.slice(0, from) + blankOut(text, from, to) + text.slice(to));
   return { ...rest, children: [...rows, ...rest.children] };
+}
+
+/** What stands in for `text.slice(from, to)`: as many line feeds, then as many spaces as its last line is long. */
+function blankOut(text: string, from: number, to: number): string {
+  const lastBreak = text.lastIndexOf('\n', to - 1);
+  if (lastBreak < from) return ' '.repeat(to - from);
+  let breaks = 0;
+  for (let at = text.indexOf('\n', from); at !== -1 && at <= lastBreak; at = text.indexOf('\n', at + 1)) breaks++;
+  return '\n'.repeat(breaks) + ' '.repeat(to - lastBreak - 1);
 }

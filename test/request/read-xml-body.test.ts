@@ -117,6 +117,8 @@ const declined: [string, string][] = [
     'an error after rows, CRLF line ends',
     '<request>\r\n<item id="1"/>\r\n<item a="\r\n"/>\r\n<item>\r\n</itemx>\r\n</request>',
   ],
+  ['an error on the line of the last row read whole', rows('\n<item id="1"/>\n<item id="2"/> <item a="1" a="2"/>')],
+  ['an error after rows on one line', rows('<item id="1"/><item id="2"/><item a="1" a="2"/>')],
   [
     'an error inside a row after rows',
     rows('<lang a="1"><movie b="1"/></lang>\n<lang a="2"><movie b="2"/><movie c="1" c="2"/></lang>'),
