@@ -54,7 +54,7 @@ export async function serveResource(http: HttpRequest, caller: Caller): Promise<
   const target = requestTarget(parts);
   noteRequest({ resource: target.name });
   if (caller.signedIn) authorize(caller, await privilegesOf(settings), target.name, privilegeOf[target.op]);
-  const request = parseRequest(parts, settings);
+  const request = await parseRequest(parts, settings);
   noteRequest({ operation: operationName(request) });
   const bodyType = request.op === 'read' ? undefined : request.body?.type;
   const output = negotiateResponse(http.headers.accept, request.query.output, bodyType);

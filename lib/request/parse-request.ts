@@ -3,6 +3,7 @@
  * path (resource name and key segments), the method (POST with X-HTTP-Method-Override: PUT|DELETE is that
  * method), the query string (filters and specials) and the body, read by its type (XML, JSON, form) and tagged
  * with what it holds: child rows of the parent in the path when the path has a key and the body is XML or JSON.
+ * Asynchronous only so that other requests run between the slices of a big XML body (read-xml-body.ts).
  * Pure: it knows no resource, so it checks syntax only; the planner checks names and values.
  */
 import { BadRequestError, MethodNotAllowedError, NotFoundError, TooLargeError } from '../errors';
@@ -11,7 +12,7 @@ import { parseFormBody } from './parse-form-body';
 import { parsePathKeys } from './parse-path-keys';
 import { parseQuery } from './parse-query';
 import { readJsonBody } from './read-json-body';
-import { readXmlBody } from './read-xml-body';
+import { readXmlBodyInSlices } from './read-xml-body';
 import { resourceMethods, resourcePath } from './resource-path';
 import type { BodyType, Operation, RequestBody, RequestParts, ResourceRequest } from './resource-request';
 
@@ -41,7 +42,7 @@ export function requestTarget(parts: Pick<RequestParts, 'path' | 'method' | 'met
   return { name: path.name, op, keys: path.keys, method };
 }
 
-export function parseRequest(parts: RequestParts, limits: RequestLimits): ResourceRequest {
+export async function parseRequest(parts: RequestParts, limits: RequestLimits): Promise<ResourceRequest> {
   const { name, op, keys, method } = requestTarget(parts);
   const path = { name, keys };
   const text = bodyText(parts.body, op, limits);
@@ -51,7 +52,7 @@ export function parseRequest(parts: RequestParts, limits: RequestLimits): Resour
   if (op === 'read') return { op, name: path.name, pathKeys, query };
   const request = { op, name: path.name, pathKeys, query };
   if (text === undefined || bodyType === undefined) return request;
-  return { ...request, body: readBody(bodyType, text, pathKeys.length > 0 ? 'children' : 'parents') };
+  return { ...request, body: await readBody(bodyType, text, pathKeys.length > 0 ? 'children' : 'parents') };
 }
 
 /** The body's text, within the size limit; undefined when there is none. A GET has none. */
@@ -77,12 +78,13 @@ function effectiveMethod(parts: Pick<RequestParts, 'method' | 'methodOverride'>)
   return override;
 }
 
-function readBody(type: BodyType, text: string, shape: 'parents' | 'children'): RequestBody {
+/** An XML body is read a slice at a time: a big one holds the event loop for milliseconds, never for all of it. */
+async function readBody(type: BodyType, text: string, shape: 'parents' | 'children'): Promise<RequestBody> {
   switch (type) {
     case 'form':
       return { type, row: parseFormBody(text) };
     case 'xml':
-      return { type, shape, root: readXmlBody(text) };
+      return { type, shape, root: await readXmlBodyInSlices(text) };
     case 'json':
       return { type, shape, document: readJsonBody(text) };
   }

@@ -10,17 +10,13 @@
  * The URLs default to TEST_PG_URL and TEST_MYSQL_URL; without either it uses the embedded PGlite demo. The
  * server mode runs with the environment given (LOG_LEVEL=WARN drops its per-request log line, say).
  */
-import { type ChildProcess, spawn } from 'node:child_process';
-import { closeSync, openSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { writeFileSync } from 'node:fs';
 import autocannon from 'autocannon';
 import { maskUrl } from '../../lib/db/mask-url';
 import { seedUrl } from '../demo/seed';
 import { freePort } from '../free-port';
 import { startEmbeddedDatabase } from '../start';
-
-const root = path.resolve(__dirname, '..', '..');
+import { startScript } from './start-script';
 
 interface Options {
   readonly databases: { readonly db: string; readonly url?: string }[];
@@ -54,34 +50,6 @@ function benchUrl(url: string): string {
   const parsed = new URL(url);
   parsed.pathname = '/rrs_bench_http';
   return parsed.toString();
-}
-
-interface Running {
-  readonly port: number;
-  stop(): Promise<void>;
-}
-
-/** Starts `script` with tsx, its output in a file (the service logs a line per request), until it says `ready`. */
-async function startScript(script: string, env: NodeJS.ProcessEnv, ready: string, port: number): Promise<Running> {
-  const log = path.join(tmpdir(), `rrs-bench-http-${port}.log`);
-  const fd = openSync(log, 'w');
-  const tsx = path.join(root, 'node_modules', '.bin', 'tsx');
-  const child: ChildProcess = spawn(tsx, [script], { cwd: root, env, stdio: ['ignore', fd, fd], detached: true });
-  closeSync(fd);
-  const deadline = Date.now() + 60_000;
-  while (!readFileSync(log, 'utf8').includes(ready)) {
-    if (Date.now() > deadline || child.exitCode !== null)
-      throw new Error(`${script} did not start:\n${readFileSync(log, 'utf8')}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  return {
-    port,
-    stop: async () => {
-      if (child.pid && child.exitCode === null) process.kill(-child.pid, 'SIGTERM');
-      await exited;
-    },
-  };
 }
 
 type Request = { method: 'GET' | 'POST'; path: string; body?: string; headers?: Record<string, string> };

@@ -28,8 +28,8 @@ it.each([
   ['D2', 'DELETE', '/res/Item', 'name=x', undefined, undefined],
   ['D3', 'DELETE', '/res/Item/1', '', undefined, undefined],
   ['D4', 'DELETE', '/res/Team/1', '', json, '[{"id":1}]'],
-])('%s: %s %s?%s', (name, method, path, rawQuery, contentType, body) => {
-  const request = parseRequest({ method, path, rawQuery, contentType, body }, { maxBodyBytes: 10_000 });
+])('%s: %s %s?%s', async (name, method, path, rawQuery, contentType, body) => {
+  const request = await parseRequest({ method, path, rawQuery, contentType, body }, { maxBodyBytes: 10_000 });
   expect(operationName(request)).toBe(name);
 });
 

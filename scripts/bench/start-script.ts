@@ -1,0 +1,45 @@
+/**
+ * Starting a script of the project for a benchmark: tsx runs it in a process group of its own, its output going
+ * to a file in the temporary folder (the service logs a line per request), until the output says `ready`.
+ * `stop()` sends SIGTERM to the group and waits for the script to exit.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { closeSync, openSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+const root = path.resolve(__dirname, '..', '..');
+
+export interface Running {
+  readonly port: number;
+  stop(): Promise<void>;
+}
+
+/** `cwd`: the checkout whose script runs (this one unless told), with this checkout's tsx. */
+export async function startScript(
+  script: string,
+  env: NodeJS.ProcessEnv,
+  ready: string,
+  port: number,
+  cwd = root,
+): Promise<Running> {
+  const log = path.join(tmpdir(), `rrs-bench-${path.basename(script, '.ts')}-${port}.log`);
+  const fd = openSync(log, 'w');
+  const tsx = path.join(root, 'node_modules', '.bin', 'tsx');
+  const child: ChildProcess = spawn(tsx, [script], { cwd, env, stdio: ['ignore', fd, fd], detached: true });
+  closeSync(fd);
+  const deadline = Date.now() + 60_000;
+  while (!readFileSync(log, 'utf8').includes(ready)) {
+    if (Date.now() > deadline || child.exitCode !== null)
+      throw new Error(`${script} did not start:\n${readFileSync(log, 'utf8')}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  return {
+    port,
+    stop: async () => {
+      if (child.pid && child.exitCode === null) process.kill(-child.pid, 'SIGTERM');
+      await exited;
+    },
+  };
+}
