@@ -6,10 +6,10 @@
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import mysql from 'mysql2/promise';
+import { freePort } from '../../scripts/free-port';
 
 export interface PrivateMariadb {
   /** mysql://root@127.0.0.1:port/test */
@@ -22,14 +22,6 @@ const programs = { install: '/usr/bin/mariadb-install-db', server: '/usr/sbin/ma
 /** True when MariaDB's server programs are installed. */
 export function mariadbInstalled(): boolean {
   return existsSync(programs.install) && existsSync(programs.server);
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
 }
 
 /** Until the server answers a login, or its process ends (its log says why). */
