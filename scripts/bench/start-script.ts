@@ -12,6 +12,8 @@ const root = path.resolve(__dirname, '..', '..');
 
 export interface Running {
   readonly port: number;
+  /** The script's tsx, which leads the process group (and session) the script runs in. */
+  readonly pid: number;
   stop(): Promise<void>;
 }
 
@@ -37,6 +39,7 @@ export async function startScript(
   const exited = new Promise((resolve) => child.once('exit', resolve));
   return {
     port,
+    pid: child.pid ?? 0,
     stop: async () => {
       if (child.pid && child.exitCode === null) process.kill(-child.pid, 'SIGTERM');
       await exited;

@@ -24,17 +24,12 @@ import { readJsonBody } from '../../lib/request/read-json-body';
 import { readXmlBody, readXmlBodyInSlices } from '../../lib/request/read-xml-body';
 import { readXmlChecked } from '../../lib/request/read-xml-checked';
 import { seedUrl } from '../demo/seed';
-import { freePort } from '../free-port';
-import { type Running, startScript } from './start-script';
+import { option } from './option';
+import { latencyFigures, readWhile, startServerMode } from './server-mode';
 
 const root = path.resolve(__dirname, '..', '..');
 const MB = 1024 * 1024;
 const BIG = 4.7 * MB;
-
-function option(name: string): string | undefined {
-  const at = process.argv.indexOf(name);
-  return at < 0 ? undefined : process.argv[at + 1];
-}
 
 // Bodies -----------------------------------------------------------------------------------------------------------
 
@@ -217,47 +212,6 @@ function readOutcome(read: () => unknown): string {
 
 // 2. The server mode -----------------------------------------------------------------------------------------------
 
-/** The server mode of `serviceRoot` on the database at `url`. */
-async function startServer(serviceRoot: string, url: string): Promise<Running> {
-  const port = await freePort();
-  const env = {
-    ...process.env,
-    DATABASE_URL: url,
-    DATABASE_URL_BOOKSTORE: url,
-    HOST: '127.0.0.1',
-    PORT: String(port),
-    LOG_LEVEL: 'WARN',
-    // five writes hold five connections for seconds: the read gets one of its own, so it waits for the event loop only
-    DB_POOL_SIZE: '10',
-    DEFINITIONS_DIR: path.join(serviceRoot, 'definitions'),
-  };
-  return startScript('scripts/serve.ts', env, 'listening', port, serviceRoot);
-}
-
-/** GET /res/Book/1 every 20 ms until `until` settles; each read's latency in ms. */
-async function readWhile(base: string, until: Promise<unknown>): Promise<number[]> {
-  let done = false;
-  until.finally(() => {
-    done = true;
-  });
-  const latencies: number[] = [];
-  while (!done) {
-    const started = performance.now();
-    const response = await fetch(`${base}/res/Book/1`, { headers: { accept: 'application/json' } });
-    await response.text();
-    if (response.status !== 200) throw new Error(`GET /res/Book/1 answered ${response.status}`);
-    latencies.push(performance.now() - started);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  return latencies;
-}
-
-function latencyFigures(latencies: readonly number[]): string {
-  const sorted = [...latencies].sort((a, b) => a - b);
-  const at = (q: number) => (sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0).toFixed(0);
-  return `${String(latencies.length).padStart(4)} reads: p50 ${at(0.5).padStart(5)} ms, p99 ${at(0.99).padStart(5)} ms, max ${at(1).padStart(5)} ms`;
-}
-
 interface Load {
   readonly name: string;
   readonly type: 'xml' | 'json';
@@ -289,14 +243,18 @@ async function serverFigures(url: string, serviceRoot: string): Promise<void> {
   const own = new URL(url);
   own.pathname = '/rrs_bench_xml';
   await seedUrl(own.toString());
-  const server = await startServer(serviceRoot, own.toString());
+  const server = await startServerMode(serviceRoot, {
+    DATABASE_URL: own.toString(),
+    DATABASE_URL_BOOKSTORE: own.toString(),
+    DEFINITIONS_DIR: path.join(serviceRoot, 'definitions'),
+  });
   const base = `http://127.0.0.1:${server.port}`;
   console.log(
     `\nThe server mode of ${serviceRoot} on ${maskUrl(own.toString())}: GET /res/Book/1 every 20 ms, while five 4.7 MB bodies are POSTed at once`,
   );
   try {
-    await readWhile(base, new Promise((resolve) => setTimeout(resolve, 1000))); // warm-up
-    const alone = await readWhile(base, new Promise((resolve) => setTimeout(resolve, 3000)));
+    await readWhile(base, '/res/Book/1', new Promise((resolve) => setTimeout(resolve, 1000))); // warm-up
+    const alone = await readWhile(base, '/res/Book/1', new Promise((resolve) => setTimeout(resolve, 3000)));
     console.log(`${'no writes'.padEnd(27)} ${latencyFigures(alone)}`);
     for (const [index, load] of loads.entries()) {
       const texts = [0, 1, 2, 3, 4].map((n) => load.body(1 + index * 5 + n));
@@ -312,7 +270,7 @@ async function serverFigures(url: string, serviceRoot: string): Promise<void> {
           return { status: response.status, ms: performance.now() - started };
         }),
       );
-      const latencies = await readWhile(base, writes);
+      const latencies = await readWhile(base, '/res/Book/1', writes);
       const answers = await writes;
       console.log(
         `${load.name.padEnd(27)} ${latencyFigures(latencies)} | writes: ${answers.map((a) => a.status).join(' ')}, the last done after ${Math.max(...answers.map((a) => a.ms)).toFixed(0)} ms`,
