@@ -13,8 +13,9 @@
  *   b. GET /res/BigRow as JSON and c. as XML: status, code (from problem details), bytes, time to the last byte,
  *      and the RSS just before, right after and at its peak (sampled every 20 ms), each as growth over the RSS at
  *      rest (memory an earlier step left shows in `before`);
- *   d. four GET /res/BigRow at once while GET /res/BigRow/1 runs every 20 ms: the one-row read's latency (and what
- *      the reads that did not answer 200 answered), the four answers and their times, the RSS as in b.;
+ *   d. four GET /res/BigRow at once, round after round for 3 s (one round if it takes longer), while GET
+ *      /res/BigRow/1 runs every 20 ms: the one-row read's latency (and what the reads that did not answer 200
+ *      answered), the answers by status and code with their fastest and slowest times, the RSS as in b.;
  *   e. GET /res/BigRow?_limit=10000, and the same at _offset=N/2: status, bytes, time;
  *   f. GET /res/WideRow as b., then four at once as d.
  *   npm run bench:cap -- [--pg URL | --mysql URL] [--rows 1000000] [--service-root DIR]
@@ -99,17 +100,36 @@ async function single(server: Server, label: string, target: string, accept = JS
   console.log(`${label.padEnd(52)} ${answerLine(result)} | ${rssLine(rss, server.rest)}`);
 }
 
-/** Four requests at once while the one-row read runs every 20 ms, and the server's RSS is sampled. */
+/** Rounds of four requests at once, one round after another until 3 s have passed (one round if it takes longer). */
+async function roundsOfFour(base: string, target: string): Promise<Answer[]> {
+  const started = performance.now();
+  const answers: Answer[] = [];
+  do answers.push(...(await Promise.all([1, 2, 3, 4].map(() => get(base, target, JSON_ACCEPT)))));
+  while (performance.now() - started < 3000);
+  return answers;
+}
+
+/** The answers by status and code: how many, and their fastest and slowest times. */
+function answersLine(answers: readonly Answer[]): string {
+  const times = new Map<string, number[]>();
+  for (const answer of answers)
+    times.set(`${answer.status} ${answer.code}`, [...(times.get(`${answer.status} ${answer.code}`) ?? []), answer.ms]);
+  const each = [...times].map(
+    ([what, ms]) => `${what} x${ms.length} in ${(Math.min(...ms) / 1000).toFixed(2)}-${seconds(Math.max(...ms))}`,
+  );
+  return `${answers.length / 4} round(s) of four: ${each.join(', ')}`;
+}
+
+/** Four requests at once, in rounds, while the one-row read runs every 20 ms and the server's RSS is sampled. */
 async function fourAtOnce(server: Server, label: string, target: string): Promise<void> {
   await pause(1000);
   const { result, rss } = await whileSampling(server.pgid, async () => {
-    const answers = Promise.all([1, 2, 3, 4].map(() => get(server.base, target, JSON_ACCEPT)));
+    const answers = roundsOfFour(server.base, target);
     const reads = await readWhile(server.base, ONE_ROW, answers);
     return { reads, answers: await answers };
   });
-  const answers = result.answers.map((a) => `${a.status} ${a.code} ${seconds(a.ms)}`).join(', ');
   console.log(`${label.padEnd(52)} ${ONE_ROW}: ${latencyFigures(result.reads)}`);
-  console.log(`${''.padEnd(52)} answers: ${answers} | ${rssLine(rss, server.rest)}`);
+  console.log(`${''.padEnd(52)} ${answersLine(result.answers)} | ${rssLine(rss, server.rest)}`);
 }
 
 async function measure(base: string, pgid: number, rows: number): Promise<void> {
