@@ -34,6 +34,8 @@ export interface Config {
   readonly dbPrepare?: boolean;
   readonly maxBodyBytes: number;
   readonly maxResultBytes: number;
+  /** MAX_ROWS: the most rows one read returns, unless its definition sets its own (`<limits maxRows>`). */
+  readonly maxRows: number;
   /** Sign-in: the token issuer (`iss`); none means the service runs open, without sign-in or privileges. */
   readonly authIssuer?: string;
   /** The audience (`aud`) a token must name; required with authIssuer. */
@@ -106,6 +108,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dbPrepare: env.DB_PREPARE ? flag(env, 'DB_PREPARE') : undefined,
     maxBodyBytes: positiveInt(env, 'MAX_BODY_BYTES', 5 * 1024 * 1024),
     maxResultBytes: positiveInt(env, 'MAX_RESULT_BYTES', 5 * 1024 * 1024),
+    maxRows: positiveInt(env, 'MAX_ROWS', 10_000),
     ...authConfig(env),
     databaseIamAuth: flag(env, 'DATABASE_IAM_AUTH'),
     databaseSecretArn: env.DATABASE_SECRET_ARN || undefined,

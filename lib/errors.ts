@@ -171,6 +171,11 @@ export class DatabaseError extends ServiceError {
 export const errorCatalog: readonly { code: string; status: number; when: string }[] = [
   { code: 'bad_parameter', status: 400, when: 'a query parameter is unknown, repeated, read-only or malformed' },
   {
+    code: 'limit_too_large',
+    status: 400,
+    when: '_limit asks for more rows than the most one read of the resource returns',
+  },
+  {
     code: 'bad_value',
     status: 400,
     when: "a value does not convert to its field's type, a required field is missing or null, or the database refused a value (NOT NULL, CHECK)",
@@ -220,6 +225,11 @@ export const errorCatalog: readonly { code: string; status: number; when: string
     when: 'a write by filter, on a resource without a key, matched rows that equal rows the resource hides',
   },
   { code: 'body_too_large', status: 413, when: 'the request body exceeds the limit' },
+  {
+    code: 'too_many_rows',
+    status: 413,
+    when: 'a read without _limit has more rows than the most one read returns; page it with _limit/_offset',
+  },
   { code: 'result_too_large', status: 413, when: 'the result exceeds the limit; page it with _limit/_offset' },
   { code: 'unsupported_media_type', status: 415, when: 'the body is not XML, JSON or form-urlencoded' },
   { code: 'definition_invalid', status: 500, when: 'the definition file is malformed or does not match the database' },

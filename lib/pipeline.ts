@@ -5,6 +5,8 @@
  * them into the response. What the request turned out to be (resource, operation, rows) is noted for its log line.
  * A write on a resource built from a catalog snapshot waits for the snapshot's check; a read does not, and one
  * that the database refuses because the snapshot turns out stale is served once more, loaded from the catalog.
+ * A read returns at most its cap of rows (the definition's, else MAX_ROWS) and MAX_RESULT_BYTES, both kept while
+ * its rows arrive.
  */
 import { authorize } from './auth/authorize';
 import type { Caller, Privilege } from './auth/caller';
@@ -16,7 +18,6 @@ import {
   type ResolvedResource,
   resolveResource,
 } from './definitions/resolve-resource';
-import { TooLargeError } from './errors';
 import { executeRead, executeWrite } from './execute/execute-plan';
 import type { HttpRequest } from './http/from-event';
 import { negotiateResponse } from './http/negotiate';
@@ -29,6 +30,7 @@ import { parseRequest, requestTarget } from './request/parse-request';
 import type { Operation, ResourceRequest } from './request/resource-request';
 import { noteRequest } from './request-context';
 import { groupRows } from './serial/group-rows';
+import { checkResultSize, meterResult } from './serial/result-size';
 import { serializeRead } from './serial/serialize-read';
 import { serializeWrite } from './serial/serialize-write';
 import type { OutputType } from './values';
@@ -79,16 +81,11 @@ async function serveResolved(
   settings: Config,
 ): Promise<HttpResponse> {
   if (request.op === 'read') {
-    const rows = await executeRead(readDb, resource, planRead(resource, request, caller.claims));
+    const plan = planRead(resource, request, caller.claims, resource.maxRows ?? settings.maxRows);
+    const rows = await executeRead(readDb, resource, plan, meterResult(resource, settings.maxResultBytes));
     noteRequest({ rows: rows.length });
     const body = serializeRead(resource, groupRows(resource, rows), output);
-    // a UTF-8 byte is at most 3 per UTF-16 unit: most bodies are under the limit without counting their bytes
-    if (body.length * 3 > settings.maxResultBytes && Buffer.byteLength(body) > settings.maxResultBytes) {
-      throw new TooLargeError(
-        'result_too_large',
-        `The result is larger than ${settings.maxResultBytes} bytes; page it with _limit and _offset, or narrow it with filters`,
-      );
-    }
+    checkResultSize(body, settings.maxResultBytes);
     const cacheControl = caller.signedIn ? privateCacheControl(resource.cacheControl) : resource.cacheControl;
     return toResult(200, output, body, { 'Cache-Control': cacheControl });
   }

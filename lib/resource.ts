@@ -176,6 +176,8 @@ export interface SqlResource {
   readonly fields: readonly Field[];
   readonly validations: readonly ValidationRule[];
   readonly cacheControl: string;
+  /** `<limits maxRows>`: the most rows one read returns, in place of MAX_ROWS. */
+  readonly maxRows?: number;
   readonly documentation?: string;
   /**
    * Set when the resource is one table whose query reads it alone, with no condition: it shows every row of the

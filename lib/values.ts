@@ -7,6 +7,9 @@
 /** A value of one field. PostgreSQL gives text for every type but boolean and bytea; MySQL numbers for small ints. */
 export type Value = string | number | bigint | boolean | Uint8Array | null;
 
+/** One row as a driver returns it: its values by column label. */
+export type Row = Readonly<Record<string, Value>>;
+
 /** The two response types of the service (`_output`, Accept). */
 export type OutputType = 'application/xml' | 'application/json';
 

@@ -2,7 +2,7 @@
  * The database boundary: what the rest of the service may ask of a database, whatever the driver. Types only.
  */
 import type { Dialect, UniqueKey, ValueLimits, ValueType } from '../resource';
-import type { Value } from '../values';
+import type { Row, Value } from '../values';
 
 /** What a database runs: one SQL text with its parameters (lib/sql compiles them; a driver binds them). */
 export interface Statement {
@@ -10,8 +10,10 @@ export interface Statement {
   readonly params: readonly Value[];
 }
 
+export type { Row } from '../values';
+
 export interface QueryResult {
-  readonly rows: readonly Readonly<Record<string, Value>>[];
+  readonly rows: readonly Row[];
   /** Rows matched by an UPDATE/DELETE (found, not just changed), or inserted. */
   readonly rowsAffected: number;
   /** MySQL: the AUTO_INCREMENT value of the first inserted row, as decimal text. */
@@ -77,6 +79,12 @@ export interface QueryCatalog {
 
 export interface Database extends Executor {
   readonly dialect: Dialect;
+  /**
+   * The rows of one SELECT, handed to `each` a batch of at most `batchRows` at a time as they arrive, so that no
+   * more than a batch is held here. When `each` throws, reading stops at once (the rows not yet sent are never
+   * fetched; on MySQL, whose protocol cannot stop a result, the connection is closed) and the error is thrown.
+   */
+  readEach(statement: Statement, batchRows: number, each: (rows: readonly Row[]) => void): Promise<void>;
   /** Runs `fn` in one transaction: commit when it resolves, roll back when it throws. */
   transaction<T>(fn: (tx: Executor) => Promise<T>): Promise<T>;
   /** Discovers the columns of `query` and the declared tables. */

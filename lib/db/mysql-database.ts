@@ -11,7 +11,7 @@ import { ConfigurationError } from '../errors';
 import { observeDatabaseCall } from '../request-context';
 import type { Value } from '../values';
 import { classifyDbError } from './classify-error';
-import type { Database, Executor, QueryResult, Statement } from './database';
+import type { Database, Executor, QueryResult, Row, Statement } from './database';
 import type { PasswordSource } from './database-credentials';
 import { describeMysql } from './describe-mysql';
 import { mysqlErrors } from './mysql-errors';
@@ -113,6 +113,8 @@ function setPoolPassword(pool: mysql.Pool, password: string): void {
 /** One pooled connection held for a call or a transaction. */
 interface Held {
   run(query: Statement): Promise<QueryResult>;
+  /** Database.readEach on this connection; it is destroyed when `each` throws. */
+  readEach(query: Statement, batchRows: number, each: (rows: readonly Row[]) => void): Promise<void>;
   /** The raw result with its column definitions (describe-mysql reads them). */
   query(query: Statement): Promise<[unknown, mysql.FieldPacket[]]>;
   /** True once the connection was destroyed. */
@@ -159,6 +161,10 @@ export function connectMysql(url: string, options: ConnectOptions, source?: Pass
   return {
     dialect: 'mysql',
     ...poolExecutor,
+    readEach: (query, batchRows, each) =>
+      observeDatabaseCall(statementCall(query), () =>
+        withConnection(query, (held) => held.readEach(query, batchRows, each)),
+      ),
     transaction: (fn) =>
       observeDatabaseCall(transactionCall, async () => {
         const held = await acquire(startTransaction);
@@ -207,8 +213,28 @@ function hold(conn: mysql.PoolConnection, statementTimeoutMs: number): Held {
       throw classifyDbError(mysqlErrors, error, statement);
     }
   };
+  const readEach = async (statement: Statement, batchRows: number, each: (rows: readonly Row[]) => void) => {
+    let stopped: { readonly error: unknown } | undefined;
+    const take = (rows: readonly Row[]) => {
+      try {
+        each(rows);
+      } catch (error) {
+        stopped = { error };
+        throw error;
+      }
+    };
+    try {
+      await bounded(readRows(conn, statement, batchRows, take, destroy), statementTimeoutMs, destroy);
+    } catch (error) {
+      if (stopped) throw stopped.error;
+      // a network failure (mysql2 marks it fatal) leaves nothing to reuse
+      if ((error as { fatal?: unknown }).fatal === true) destroy();
+      throw classifyDbError(mysqlErrors, error, statement);
+    }
+  };
   return {
     query,
+    readEach,
     destroy,
     run: async (statement) => toResult((await query(statement))[0]),
     get lost() {
@@ -218,6 +244,78 @@ function hold(conn: mysql.PoolConnection, statementTimeoutMs: number): Held {
       if (!lost) conn.release();
     },
   };
+}
+
+/**
+ * The part of mysql2's core connection (under the promise wrapper) that streams a result's rows as events. A
+ * query without a callback reports a network failure on the connection, not on itself.
+ */
+interface CoreConnection {
+  once(event: 'error', listener: (error: Error) => void): unknown;
+  off(event: 'error', listener: (error: Error) => void): unknown;
+  query(options: { sql: string; values: Value[] }): {
+    on(event: 'result', listener: (row: Row) => void): unknown;
+    on(event: 'error', listener: (error: Error & { fatal?: boolean }) => void): unknown;
+    on(event: 'end', listener: () => void): unknown;
+  };
+}
+
+/**
+ * The rows as their packets arrive, in batches. MySQL's protocol cannot stop a result half way (the server sends
+ * every row, and the connection carries nothing else until then), so a read that `each` stops closes its
+ * connection: the rows not yet sent are never read. Rejects with what `each` threw, or the driver's error.
+ */
+function readRows(
+  conn: mysql.PoolConnection,
+  statement: Statement,
+  batchRows: number,
+  each: (rows: readonly Row[]) => void,
+  destroy: () => void,
+): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const core = conn.connection as unknown as CoreConnection;
+    let batch: Row[] = [];
+    let done = false;
+    const lost = (error: Error) => {
+      if (!done) stop(error);
+    };
+    const finish = () => {
+      done = true;
+      core.off('error', lost);
+    };
+    const stop = (error: unknown) => {
+      finish();
+      reject(error);
+    };
+    /** `ended`: the result is complete, so the connection carries nothing more and stays usable. */
+    const hand = (ended: boolean) => {
+      const rows = batch;
+      batch = [];
+      try {
+        each(rows);
+      } catch (error) {
+        if (!ended) destroy();
+        stop(error);
+      }
+    };
+    core.once('error', lost);
+    const query = core.query({ sql: statement.text, values: statement.params as Value[] });
+    query.on('result', (row) => {
+      if (done) return;
+      batch.push(row);
+      if (batch.length >= batchRows) hand(false);
+    });
+    query.on('error', (error) => {
+      if (!done) stop(error);
+    });
+    query.on('end', () => {
+      if (done) return;
+      if (batch.length > 0) hand(true);
+      if (done) return;
+      finish();
+      resolve();
+    });
+  });
 }
 
 function toResult(result: unknown): QueryResult {

@@ -9,7 +9,7 @@ import postgres from 'postgres';
 import { ConfigurationError } from '../errors';
 import { observeDatabaseCall } from '../request-context';
 import { classifyDbError } from './classify-error';
-import type { Database, Executor, QueryResult, Statement } from './database';
+import type { Database, Executor, QueryResult, Row, Statement } from './database';
 import type { PasswordSource } from './database-credentials';
 import { describePostgres } from './describe-postgres';
 import { noAnswerDeadline } from './no-answer-deadline';
@@ -101,6 +101,7 @@ export function connectPostgres(url: string, options: ConnectOptions, source?: P
   return {
     dialect: 'postgres',
     run: (query) => runPostgres(client, client, query, bounds),
+    readEach: (query, batchRows, each) => readEachPostgres(client, query, batchRows, each, bounds),
     transaction: (fn) => observeDatabaseCall(transactionCall, () => transaction(client, fn, bounds)),
     describe: (query, tableNames) => {
       const sql = client;
@@ -189,6 +190,40 @@ async function runPostgres(
 }
 
 /**
+ * A portal read a batch at a time (Execute with a row count): when `each` throws, the loop's end closes the portal
+ * (Close and Sync), so the server sends no more rows and the connection goes back to the pool as it is. The read
+ * ends at the server's ReadyForQuery, when its connection is free again.
+ */
+async function readEachPostgres(
+  client: postgres.Sql,
+  query: Statement,
+  batchRows: number,
+  each: (rows: readonly Row[]) => void,
+  bounds: Bounds,
+): Promise<void> {
+  return observeDatabaseCall({ dialect: 'postgres', kind: 'statement', text: query.text }, async () => {
+    const pending = bounds.run(client, query);
+    let stopped: { readonly error: unknown } | undefined;
+    const reading = async () => {
+      for await (const rows of pending.cursor(batchRows)) {
+        try {
+          each(rows as unknown as readonly Row[]);
+        } catch (error) {
+          stopped = { error };
+          break;
+        }
+      }
+    };
+    try {
+      await bounded(client, pending, bounds, reading());
+    } catch (error) {
+      throw classifyDbError(postgresErrors, error, query);
+    }
+    if (stopped) throw stopped.error;
+  });
+}
+
+/**
  * The client for describe-postgres, which reads the probe's RowDescription from postgres.js's own result: its
  * `unsafe` calls are bounded like every other call.
  */
@@ -206,18 +241,20 @@ function boundedUnsafe(client: postgres.Sql, bounds: Bounds): postgres.Sql {
  * A client-side statement timeout: at DB_STATEMENT_TIMEOUT_MS the query is cancelled (no SET statement_timeout,
  * which would pin RDS Proxy), which needs a new connection; when no answer has come even a margin later, the
  * network is not carrying this connection (frozen, or the peer is gone), so the call is given up with it.
+ * `work`: what is awaited, when it is not the query itself (a read a batch at a time).
  */
-async function bounded(
+async function bounded<T = postgres.RowList<postgres.Row[]>>(
   client: postgres.Sql,
   pending: postgres.PendingQuery<postgres.Row[]>,
   bounds: Bounds,
-): Promise<postgres.RowList<postgres.Row[]>> {
+  work: Promise<T> = pending as unknown as Promise<T>,
+): Promise<T> {
   // a cancel request that cannot reach the server rejects: nothing to do, the deadline below still holds
   const cancel = setTimeout(() => pending.cancel()?.catch(() => {}), bounds.statementTimeoutMs);
   const deadline = noAnswerDeadline(bounds.statementTimeoutMs, () => bounds.giveUp(client));
   deadline.start();
   try {
-    return await Promise.race([pending, deadline.expired]);
+    return await Promise.race([work, deadline.expired]);
   } finally {
     clearTimeout(cancel);
     deadline.end();

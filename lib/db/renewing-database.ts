@@ -65,6 +65,17 @@ export function renewingDatabase(db: Database, source: PasswordSource): Database
         () => started,
       );
     },
+    readEach(statement, batchRows, each) {
+      let started = false;
+      return once(
+        () =>
+          db.readEach(statement, batchRows, (rows) => {
+            started = true;
+            each(rows);
+          }),
+        () => started,
+      );
+    },
     describe: (query, tableNames) => once(() => db.describe(query, tableNames)),
     close: () => db.close(),
   };

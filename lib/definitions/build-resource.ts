@@ -95,6 +95,7 @@ export function buildResource(
     fields,
     validations: definition.validations,
     cacheControl: definition.cacheControl ?? defaultCacheControl,
+    ...(definition.maxRows === undefined ? {} : { maxRows: definition.maxRows }),
     documentation: definition.documentation,
     ...(showsWholeTable(definition, found, dialect) ? { showsEveryRow: true } : {}),
   };

@@ -22,6 +22,8 @@ export interface Definition {
   readonly tables: readonly DeclaredTable[];
   readonly validations: readonly ValidationRule[];
   readonly cacheControl?: string;
+  /** `<limits maxRows="N"/>`: the most rows one read returns, in place of MAX_ROWS (lower or higher). */
+  readonly maxRows?: number;
   readonly documentation?: string;
 }
 
@@ -60,6 +62,7 @@ export function parseDefinition(file: string, xml: string): Definition {
     tables,
     validations: parseValidations(file, root.validatedAttribute),
     cacheControl: optionalAttribute((root.http as XmlNode | undefined)?.response, 'cacheControl'),
+    ...parseLimits(file, root.limits),
     documentation: typeof root.documentation === 'string' ? documentationText(root.documentation) : undefined,
   };
 }
@@ -72,6 +75,15 @@ function parseQueryText(file: string, node: unknown): string {
   if (!query) throw new DefinitionError(file, 'the query element is missing or empty');
   if (!/^select\s/i.test(query)) throw new DefinitionError(file, 'the query must be one SELECT statement');
   return query;
+}
+
+function parseLimits(file: string, node: unknown): { maxRows?: number } {
+  const raw = node && typeof node === 'object' ? (node as XmlNode).maxRows : undefined;
+  if (raw === undefined) return {};
+  if (typeof raw !== 'string' || !/^[1-9]\d{0,8}$/.test(raw)) {
+    throw new DefinitionError(file, `limits has maxRows="${String(raw)}"; expected a whole number of rows, at least 1`);
+  }
+  return { maxRows: Number(raw) };
 }
 
 function optionalAttribute(node: unknown, name: string): string | undefined {

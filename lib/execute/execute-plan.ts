@@ -1,11 +1,13 @@
 /**
  * Runs a plan: a read, or the writes of one request in one transaction: commit when every statement
  * succeeded, roll back on any error. A constraint it breaks is reported in the resource's labels. A plan with the
- * caller's query (claims) reads through it; writes touch only the rows the query shows (shown-rows).
+ * caller's query (claims) reads through it; writes touch only the rows the query shows (shown-rows). A read that
+ * may return many rows reads them a batch at a time, and stops as soon as it is over its cap or its caller's
+ * limit: the database sends no more.
  */
 
-import type { Database, Executor, QueryResult } from '../db/database';
-import { ConstraintError } from '../errors';
+import type { Database, Row } from '../db/database';
+import { ConstraintError, TooLargeError } from '../errors';
 import type { ReadPlan, WritePlan } from '../plan/plan';
 import type { SqlResource } from '../resource';
 import { compileSelect } from '../sql/compile-select';
@@ -17,8 +19,37 @@ import { labelViolation } from './label-violation';
 
 export type { WriteOutcome } from './execute-insert';
 
-export async function executeRead(db: Executor, resource: SqlResource, plan: ReadPlan): Promise<QueryResult['rows']> {
-  return (await db.run(compileSelect(sqlDialect(resource.dialect), plan.query ?? resource.query, plan.select))).rows;
+/**
+ * Reads of at most this many rows take one round trip; bigger ones are read this many rows at a time, so a read
+ * that is over a limit holds at most one batch beyond it.
+ */
+export const READ_BATCH_ROWS = 200;
+
+/** `take`: sees each batch of rows as it arrives (before they are kept); it throws to stop the read. */
+export async function executeRead(
+  db: Database,
+  resource: SqlResource,
+  plan: ReadPlan,
+  take: (rows: readonly Row[]) => void,
+): Promise<Row[]> {
+  const statement = compileSelect(sqlDialect(resource.dialect), plan.query ?? resource.query, plan.select);
+  const rows: Row[] = [];
+  const keep = (batch: readonly Row[]) => {
+    if (plan.rowCap !== undefined && rows.length + batch.length > plan.rowCap) throw tooManyRows(resource, plan.rowCap);
+    take(batch);
+    for (const row of batch) rows.push(row);
+  };
+  const limit = plan.select.limit;
+  if (limit !== undefined && limit <= READ_BATCH_ROWS) keep((await db.run(statement)).rows);
+  else await db.readEach(statement, READ_BATCH_ROWS, keep);
+  return rows;
+}
+
+function tooManyRows(resource: SqlResource, cap: number): TooLargeError {
+  return new TooLargeError(
+    'too_many_rows',
+    `Resource ${resource.name} has more than ${cap} rows for this read, the most one read returns; ask for a page with _limit (at most ${cap}) and _offset, or narrow the read with filters`,
+  );
 }
 
 export async function executeWrite(db: Database, resource: SqlResource, plan: WritePlan): Promise<WriteOutcome> {

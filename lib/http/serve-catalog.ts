@@ -37,7 +37,11 @@ export async function serveCatalog(request: HttpRequest, caller: Caller): Promis
   const held = await heldBy(caller);
   if (what === 'openapi.json') {
     const granted = caller.signedIn ? held : undefined;
-    const document = buildOpenApi(await resolveCatalog(held), { serverUrl: base || '/', granted });
+    const document = buildOpenApi(await resolveCatalog(held), {
+      serverUrl: base || '/',
+      granted,
+      maxRows: config().maxRows,
+    });
     return toResult(200, 'application/json', JSON.stringify(document), headers);
   }
   const query = parseQuery(request.rawQuery, 'PUT');

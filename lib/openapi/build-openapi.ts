@@ -10,7 +10,13 @@ import type { SqlResource } from '../resource';
 import type { CatalogEntry } from '../serial/serialize-listing';
 import { errorResponses, problemSchema, problemSchemaName } from './error-responses';
 import { isMethod, type Method, type PathItem } from './path-item';
-import { filterParameters, queryGrammar, sharedParameters } from './query-parameters';
+import {
+  filterParameters,
+  limitParameter,
+  ownLimitParameter,
+  queryGrammar,
+  sharedParameters,
+} from './query-parameters';
 import { resourcePaths } from './resource-paths';
 import { resourceSchemas } from './resource-schemas';
 import { listingSchema, listingSchemaName, servicePaths } from './service-paths';
@@ -24,6 +30,8 @@ export interface OpenApiOptions {
   readonly serverUrl: string;
   /** With sign-in: the privileges the caller holds on a resource; only those operations are described. */
   readonly granted?: (resource: string) => readonly Privilege[];
+  /** MAX_ROWS: the largest _limit of a resource whose definition sets no cap of its own. */
+  readonly maxRows: number;
 }
 
 /** The privilege each method of a resource path needs. */
@@ -108,8 +116,9 @@ export function buildOpenApi(entries: readonly CatalogEntry[], options: OpenApiO
         ...merged(resources.map(resourceSchemas)),
       },
       parameters: {
+        Limit: limitParameter(options.maxRows),
         ...sharedParameters,
-        ...merged(resources.map((r) => Object.fromEntries(filterParameters(r)))),
+        ...merged(resources.map((r) => ({ ...Object.fromEntries(filterParameters(r)), ...ownLimitParameter(r) }))),
       },
       responses: errorResponses(signIn),
       ...(signIn ? { securitySchemes: { [bearerSchemeName]: bearerScheme } } : {}),

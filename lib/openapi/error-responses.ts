@@ -74,7 +74,7 @@ const errors: Readonly<Record<ErrorStatus, ErrorText>> = {
   413: {
     name: 'ContentTooLarge',
     title: 'Content Too Large',
-    summary: 'The request body is too large, or the result is: page it with _limit and _offset',
+    summary: 'The request body is too large, or the result has too many rows or bytes: page it with _limit and _offset',
     code: 'result_too_large',
     example: 'The result is larger than 6000000 bytes; page it with _limit and _offset, or narrow it with filters',
   },

@@ -50,15 +50,36 @@ export function filterParameters(resource: SqlResource): Map<string, OpenAPIV3_1
 export const filterRefs = (resource: SqlResource) =>
   [...filterParameters(resource).keys()].map((name) => componentRef('parameters', name));
 
-/** Shared parameters: the special query parameters and the method override header. */
-export const sharedParameters = {
-  Limit: {
+/**
+ * `_limit`, at most `maxRows`: MAX_ROWS for the shared parameter, a definition's own cap for its resource's reads.
+ */
+export function limitParameter(maxRows: number): OpenAPIV3_1.ParameterObject {
+  return {
     name: '_limit',
     in: 'query',
-    description:
-      'Maximum number of rows returned. Hierarchical resources: applied to the flat parent-child rows before they are regrouped, so the last parent may hold only some of its children.',
-    schema: { type: 'integer', minimum: 0 },
-  },
+    description: [
+      `Maximum number of rows returned, at most ${maxRows} (a larger _limit is a 400 \`limit_too_large\`).`,
+      `Without _limit, a read that has more than ${maxRows} rows is a 413 \`too_many_rows\`: page it with _limit and _offset.`,
+      'Hierarchical resources: applied to the flat parent-child rows before they are regrouped, so the last parent may hold only some of its children.',
+    ].join(' '),
+    schema: { type: 'integer', minimum: 0, maximum: maxRows },
+  };
+}
+
+/** The `_limit` of a resource whose definition sets its own cap, keyed by its component name; empty otherwise. */
+export function ownLimitParameter(resource: SqlResource): Record<string, OpenAPIV3_1.ParameterObject> {
+  return resource.maxRows === undefined ? {} : { [ownLimitName(resource)]: limitParameter(resource.maxRows) };
+}
+
+/** The resource's reads' `_limit`: its own (`Name._limit`, never a filter's name) or the shared one. */
+export function limitRef(resource: SqlResource): OpenAPIV3_1.ReferenceObject {
+  return resource.maxRows === undefined ? sharedRef('Limit') : componentRef('parameters', ownLimitName(resource));
+}
+
+const ownLimitName = (resource: SqlResource) => `${resource.name}._limit`;
+
+/** Shared parameters: the special query parameters (_limit apart: limitParameter) and the method override header. */
+export const sharedParameters = {
   Offset: {
     name: '_offset',
     in: 'query',
@@ -79,7 +100,7 @@ export const sharedParameters = {
   },
 } satisfies Readonly<Record<string, OpenAPIV3_1.ParameterObject>>;
 
-export const sharedRef = (name: keyof typeof sharedParameters & string) => componentRef('parameters', name);
+export const sharedRef = (name: (keyof typeof sharedParameters & string) | 'Limit') => componentRef('parameters', name);
 
 /** The Parent key labels in key order; undefined when rows cannot be addressed by key (no key selected). */
 export function pathKeyLabels(resource: SqlResource): string[] | undefined {

@@ -10,7 +10,7 @@ import { operationId } from './component-names';
 import { type ErrorStatus, errorRefs } from './error-responses';
 import { type BodyOptions, readResponse, requestBody, writeResponse } from './operation-content';
 import type { PathItem } from './path-item';
-import { filterRefs, keyParameters, pathKeyLabels, sharedRef } from './query-parameters';
+import { filterRefs, keyParameters, limitRef, pathKeyLabels, sharedRef } from './query-parameters';
 
 const readErrors: readonly ErrorStatus[] = [400, 404, 406, 413, 500];
 const writeErrors: readonly ErrorStatus[] = [400, 404, 406, 409, 413, 415, 500];
@@ -49,7 +49,7 @@ function readRows(resource: SqlResource): OpenAPIV3_1.OperationObject {
     verb: 'read',
     summary: `R1: read ${resource.collectionName}`,
     description: 'The rows matching every filter, all rows without any; paged with _limit and _offset.',
-    parameters: [...filterRefs(resource), sharedRef('Limit'), sharedRef('Offset'), sharedRef('Output')],
+    parameters: [...filterRefs(resource), limitRef(resource), sharedRef('Offset'), sharedRef('Output')],
   });
 }
 

@@ -53,12 +53,22 @@ function orderable(field: Field): boolean {
   return field.type !== 'binary' && !/^json/i.test(field.dbType);
 }
 
-/** `claims`: the caller's, bound into a query that uses them (a query without claims ignores them). */
+/**
+ * `claims`: the caller's, bound into a query that uses them (a query without claims ignores them). `maxRows`: the
+ * most rows one read returns (the definition's own cap, else MAX_ROWS); `_limit` may ask for fewer, never more.
+ */
 export function planRead(
   resource: SqlResource,
   { query, pathKeys }: Pick<ReadRequest, 'query' | 'pathKeys'>,
-  claims: Claims = {},
+  claims: Claims,
+  maxRows: number,
 ): ReadPlan {
+  if (query.limit !== undefined && query.limit > maxRows) {
+    throw new BadRequestError(
+      'limit_too_large',
+      `Parameter _limit is ${query.limit}, above ${maxRows}, the most rows resource ${resource.name} returns at once; page with _limit and _offset`,
+    );
+  }
   const callerQuery = planCallerQuery(resource, claims);
   const filters = planFilters(resource, query.filters);
   if (pathKeys.length > 0) {
@@ -67,6 +77,17 @@ export function planRead(
       filters.push({ label: field.label, op: 'eq', value: key[i] ?? null });
     });
   }
-  const select = { filters, orderBy: orderOf(resource), limit: query.limit, offset: query.offset };
-  return callerQuery ? { kind: 'read', select, query: callerQuery } : { kind: 'read', select };
+  const capped = query.limit === undefined;
+  const select = {
+    filters,
+    orderBy: orderOf(resource),
+    limit: capped ? maxRows + 1 : query.limit,
+    offset: query.offset,
+  };
+  return {
+    kind: 'read',
+    select,
+    ...(capped ? { rowCap: maxRows } : {}),
+    ...(callerQuery ? { query: callerQuery } : {}),
+  };
 }

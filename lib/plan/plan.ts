@@ -109,6 +109,11 @@ export interface ChildChanges {
 export interface ReadPlan {
   readonly kind: 'read';
   readonly select: SelectSpec;
+  /**
+   * Set when the read has no `_limit`: the most rows it may return. The select asks for one more, and a read that
+   * gets it has more than the cap to return (a 413 that says how to page).
+   */
+  readonly rowCap?: number;
   /** Set when the resource's query uses claims: the query for this caller, run instead of the resource's. */
   readonly query?: CallerQuery;
 }

@@ -5,9 +5,7 @@
  */
 import type { SqlResource } from '../resource';
 import { fieldsAt, keyLabels, tableWithRole } from '../resource-levels';
-import type { OutRow, Value } from '../values';
-
-type Row = Readonly<Record<string, Value>>;
+import type { OutRow, Row, Value } from '../values';
 
 function pick(row: Row, labels: readonly string[]): Record<string, Value> {
   const values: Record<string, Value> = {};
@@ -24,16 +22,23 @@ function identity(row: Row, labels: readonly string[]): string {
   return labels.length === 1 ? text(labels[0] as string) : JSON.stringify(labels.map(text));
 }
 
+/** What tells a row's parent from the next parent's, on a hierarchical resource: its key, else all its values. */
+export function parentIdentity(resource: SqlResource): (row: Row) => string {
+  const parentKey =
+    keyLabels(resource, tableWithRole(resource, 'Parent')) ?? fieldsAt(resource, 'parent').map((f) => f.label);
+  return (row) => identity(row, parentKey);
+}
+
 export function groupRows(resource: SqlResource, rows: readonly Row[]): OutRow[] {
   if (resource.kind === 'flat') return rows.map((values) => ({ values }));
   const parentLabels = fieldsAt(resource, 'parent').map((f) => f.label);
   const childLabels = fieldsAt(resource, 'child').map((f) => f.label);
-  const parentKey = keyLabels(resource, tableWithRole(resource, 'Parent')) ?? parentLabels;
+  const parentOf = parentIdentity(resource);
   const childKey = keyLabels(resource, tableWithRole(resource, 'Child')) ?? childLabels;
   const out: { values: Record<string, Value>; children: OutRow[] }[] = [];
   let current: string | undefined;
   for (const row of rows) {
-    const id = identity(row, parentKey);
+    const id = parentOf(row);
     if (id !== current || out.length === 0) {
       out.push({ values: pick(row, parentLabels), children: [] });
       current = id;

@@ -19,6 +19,7 @@ const tuning = [
   ['dbIdleTimeoutS', 'DB_IDLE_TIMEOUT_S', 1],
   ['maxBodyBytes', 'MAX_BODY_BYTES', 1],
   ['maxResultBytes', 'MAX_RESULT_BYTES', 1],
+  ['maxRows', 'MAX_ROWS', 1],
   ['definitionsTtlS', 'DEFINITIONS_TTL_S', 0],
 ];
 /** The service's log levels (Powertools Logger's). */

@@ -145,15 +145,15 @@ describe('a claim used as a condition, and a prefix claim', () => {
 
 describe('planRead and planWrite carry the caller query', () => {
   it.each(dialects)('a read through a query with claims (%s)', (dialect) => {
-    const plan = planRead(mine(dialect), { query: { filters: [] }, pathKeys: ['3'] }, aliceClaims);
+    const plan = planRead(mine(dialect), { query: { filters: [] }, pathKeys: ['3'] }, aliceClaims, 100);
     expect(plan.query).toEqual({ parts: mine(dialect).claimQuery?.parts, values: ['alice', 'top'] });
     expect(plan.select.filters).toEqual([{ label: 'id', op: 'eq', value: 3n }]);
   });
 
   it.each(dialects)('a read without claims has no query of its own (%s)', (dialect) => {
-    expect(planRead(bookResource(dialect), { query: { filters: [] }, pathKeys: [] }, aliceClaims)).not.toHaveProperty(
-      'query',
-    );
+    expect(
+      planRead(bookResource(dialect), { query: { filters: [] }, pathKeys: [] }, aliceClaims, 100),
+    ).not.toHaveProperty('query');
   });
 
   const del: WriteRequest = {

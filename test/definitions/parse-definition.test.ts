@@ -121,6 +121,20 @@ const parsed: { name: string; xml: string; expected: Definition }[] = [
     },
   },
   {
+    name: 'limits: a cap of its own on the rows of one read (D26)',
+    xml: '<sqlResource><query>select id from item</query><limits maxRows="250000"/><metadata><table name="item" role="Parent"/></metadata></sqlResource>',
+    expected: {
+      file,
+      query: 'select id from item',
+      database: undefined,
+      tables: [{ name: 'item', role: 'Parent' }],
+      validations: [],
+      cacheControl: undefined,
+      maxRows: 250000,
+      documentation: undefined,
+    },
+  },
+  {
     name: 'documentation: entities and character references decoded, CDATA kept as written, markup kept as text',
     xml: `<sqlResource><query>select id from item</query><metadata><table name="item" role="Parent"/></metadata>
       <documentation> GET /res/X?a=1&amp;b=%3E2 &#8594; rows &lt;item/&gt; <![CDATA[a &amp; b]]> <b>bold</b> </documentation></sqlResource>`,
@@ -228,7 +242,15 @@ const validationOf = (attrs: string) =>
 const queryOf = (query: string) =>
   `<sqlResource>${query}<metadata><table name="t" role="Parent"/></metadata></sqlResource>`;
 
+const limited = (attributes: string) =>
+  `<sqlResource><query>select id from item</query><limits ${attributes}/><metadata><table name="item" role="Parent"/></metadata></sqlResource>`;
+
 const broken: { name: string; xml: string; problem: string }[] = [
+  ...['0', '-5', '1.5', 'many', '', '1e3', '99999999999'].map((value) => ({
+    name: `limits maxRows="${value}"`,
+    xml: limited(`maxRows="${value}"`),
+    problem: `limits has maxRows="${value}"; expected a whole number of rows, at least 1`,
+  })),
   {
     name: 'malformed XML names line and column',
     xml: '<sqlResource>\n  <query>select 1</sqlResource>',

@@ -515,6 +515,7 @@ describe('the network, limits, CORS, tracing, alarms and tuning', () => {
         ['dbIdleTimeoutS', '0'],
         ['maxBodyBytes', '5MB'],
         ['maxResultBytes', '0x10'],
+        ['maxRows', '10k'],
       ] as const
     ).map(([name, value]): [string, Case, string[]] => [
       `${name}=${value}`,
@@ -615,6 +616,7 @@ describe('the network, limits, CORS, tracing, alarms and tuning', () => {
         dbIdleTimeoutS: '120',
         maxBodyBytes: '1048576',
         maxResultBytes: '2097152',
+        maxRows: '500',
         definitionsTtlS: '0',
         logLevel: 'debug',
       },
@@ -646,6 +648,7 @@ describe('the network, limits, CORS, tracing, alarms and tuning', () => {
       DB_IDLE_TIMEOUT_S: '120',
       MAX_BODY_BYTES: '1048576',
       MAX_RESULT_BYTES: '2097152',
+      MAX_ROWS: '500',
       DEFINITIONS_TTL_S: '0',
       LOG_LEVEL: 'DEBUG',
     });

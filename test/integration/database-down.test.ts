@@ -103,7 +103,7 @@ describe('recovery', () => {
     const down = await invoke({ method: 'GET', path: '/res/Item/1' });
     expect(down.status).toBe(500);
     expect(down.body).toMatch(/ :: SELECT \* FROM \(select item\.item_id/);
-    expect(down.body).toMatch(/WHERE _r\."id" = '1' ORDER BY _r\."id"$/);
+    expect(down.body).toMatch(/WHERE _r\."id" = '1' ORDER BY _r\."id" LIMIT 10001$/);
     server = await startPgliteServer(db, { port });
     const back = await invoke({ method: 'GET', path: '/res/Item/1', query: '_output=json' });
     expect(back.status).toBe(200);

@@ -26,7 +26,7 @@ const entries: CatalogEntry[] = [
   { name: 'Lang', resource: languageResource('postgres') },
   { name: 'Log', resource: logResource('postgres') },
 ];
-const doc = buildOpenApi(entries, { serverUrl: '/dev' }) as Json;
+const doc = buildOpenApi(entries, { serverUrl: '/dev', maxRows: 10_000 }) as Json;
 const validate = (api: Json) => SwaggerParser.validate(structuredClone(api) as never);
 
 describe('buildOpenApi', () => {
@@ -48,7 +48,7 @@ describe('buildOpenApi', () => {
     ]);
     expect(doc.info.description).toContain('1 definition(s) failed to load and are left out of this document');
     expect(Object.keys(doc.paths).filter((p) => p.includes('Broken'))).toEqual([]);
-    expect(buildOpenApi(entries.slice(0, 1), { serverUrl: '/' }).info).not.toHaveProperty(
+    expect(buildOpenApi(entries.slice(0, 1), { serverUrl: '/', maxRows: 10_000 }).info).not.toHaveProperty(
       'description',
       expect.stringContaining('left out'),
     );
@@ -84,6 +84,22 @@ describe('buildOpenApi', () => {
     expect(doc.paths['/res/shop.Book/{id}'].delete.requestBody).toBeUndefined();
   });
 
+  it("bounds _limit by MAX_ROWS, or by a definition's own cap on its reads (D26)", async () => {
+    const capped: CatalogEntry = {
+      name: 'Capped',
+      resource: { ...bookResource('postgres'), name: 'Capped', maxRows: 50 },
+    };
+    const both = buildOpenApi([entries[0] as CatalogEntry, capped], { serverUrl: '/', maxRows: 700 }) as Json;
+    await expect(validate(both)).resolves.toBeDefined();
+    const limitOf = (path: string) => both.paths[path].get.parameters.find((p: Json) => p.$ref.endsWith('_limit'));
+    expect(both.components.parameters.Limit.schema).toEqual({ type: 'integer', minimum: 0, maximum: 700 });
+    expect(both.components.parameters.Limit.description).toContain('more than 700 rows is a 413 `too_many_rows`');
+    expect(both.paths['/res/shop.Book'].get.parameters).toContainEqual({ $ref: '#/components/parameters/Limit' });
+    expect(limitOf('/res/Capped')).toEqual({ $ref: '#/components/parameters/Capped._limit' });
+    expect(both.components.parameters['Capped._limit'].schema.maximum).toBe(50);
+    expect(both.components.parameters).not.toHaveProperty('shop.Book._limit');
+  });
+
   it('keeps operationIds unique when names differ only in punctuation', () => {
     const a = { ...bookResource('postgres'), name: 'a.b' };
     const b = { ...bookResource('postgres'), name: 'a_b' };
@@ -93,7 +109,7 @@ describe('buildOpenApi', () => {
           { name: 'a.b', resource: a },
           { name: 'a_b', resource: b },
         ],
-        { serverUrl: '/' },
+        { serverUrl: '/', maxRows: 10_000 },
       ).paths as Json,
     )
       .flatMap((item: Json) => Object.values(item).map((op: Json) => op.operationId))
@@ -107,7 +123,7 @@ describe('buildOpenApi', () => {
 describe('buildOpenApi with sign-in', () => {
   const held: Record<string, Privilege[]> = { 'shop.Book': ['select', 'delete'], Lang: ['select'] };
   const granted = (name: string) => held[name] ?? [];
-  const signedIn = buildOpenApi(entries, { serverUrl: '/', granted }) as Json;
+  const signedIn = buildOpenApi(entries, { serverUrl: '/', granted, maxRows: 10_000 }) as Json;
   const operations = (api: Json) =>
     Object.entries(api.paths as Json).flatMap(([p, item]) =>
       Object.keys(item as Json)
@@ -215,7 +231,7 @@ describe('listing serializers', () => {
 });
 
 describe('the health checks in the document', () => {
-  const signedIn = buildOpenApi(entries, { serverUrl: '/', granted: () => [] }) as Json;
+  const signedIn = buildOpenApi(entries, { serverUrl: '/', granted: () => [], maxRows: 10_000 }) as Json;
 
   it.each([
     { path: '/health', statuses: ['200'] },

@@ -177,6 +177,18 @@ const reads: {
     plan: { kind: 'read', select: { filters: [], orderBy: ['id'], limit: 10, offset: 20 } },
   },
   {
+    name: 'a limit of exactly the cap: no cap to check, the rows asked for',
+    resource: bookResource,
+    query: { filters: [], limit: 50 },
+    plan: { kind: 'read', select: { filters: [], orderBy: ['id'], limit: 50 } },
+  },
+  {
+    name: 'an offset without a limit: the cap still holds, from the offset',
+    resource: bookResource,
+    query: { filters: [], offset: 500 },
+    plan: { kind: 'read', select: { filters: [], orderBy: ['id'], limit: 51, offset: 500 }, rowCap: 50 },
+  },
+  {
     name: 'R2: the path key becomes an eq filter on the key label',
     resource: bookResource,
     query: { filters: [] },
@@ -233,6 +245,17 @@ const reads: {
 ];
 
 const badReads: { name: string; resource: Make; query: ParsedQuery; pathKeys?: string[]; error: ExpectedError }[] = [
+  {
+    name: 'a limit above the cap: 400 naming the cap (D26)',
+    resource: bookResource,
+    query: { filters: [], limit: 51 },
+    error: {
+      status: 400,
+      code: 'limit_too_large',
+      message:
+        'Parameter _limit is 51, above 50, the most rows resource shop.Book returns at once; page with _limit and _offset',
+    },
+  },
   {
     name: 'unknown field: 400 naming it and the resource',
     resource: bookResource,
@@ -338,14 +361,22 @@ const badReads: { name: string; resource: Make; query: ParsedQuery; pathKeys?: s
   },
 ];
 
+/** The most rows a read returns in these cases (MAX_ROWS, or the definition's own). */
+const CAP = 50;
+
+/** A read without `_limit` asks for one row more than the cap, to tell a read that is over it (D26). */
+function capped(plan: ReadPlan, query: ParsedQuery): ReadPlan {
+  return query.limit === undefined ? { ...plan, select: { ...plan.select, limit: CAP + 1 }, rowCap: CAP } : plan;
+}
+
 describe('planRead', () => {
   describe.each(dialects)('%s', (dialect) => {
     it.each(reads)('$name', ({ resource, query, pathKeys, plan }) => {
-      expect(planRead(resource(dialect), { query, pathKeys: pathKeys ?? [] })).toEqual(plan);
+      expect(planRead(resource(dialect), { query, pathKeys: pathKeys ?? [] }, {}, CAP)).toEqual(capped(plan, query));
     });
 
     it.each(badReads)('$name', ({ resource, query, pathKeys, error }) => {
-      expect(serviceErrorOf(() => planRead(resource(dialect), { query, pathKeys: pathKeys ?? [] }))).toEqual({
+      expect(serviceErrorOf(() => planRead(resource(dialect), { query, pathKeys: pathKeys ?? [] }, {}, CAP))).toEqual({
         name: 'BadRequestError',
         ...error,
       });

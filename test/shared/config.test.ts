@@ -29,6 +29,7 @@ const defaults: Config = {
   idleTimeoutS: 300,
   maxBodyBytes: mib5,
   maxResultBytes: mib5,
+  maxRows: 10_000,
   authIssuer: undefined,
   authAudience: undefined,
   authJwksUrl: undefined,
