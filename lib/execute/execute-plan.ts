@@ -20,8 +20,8 @@ import { labelViolation } from './label-violation';
 export type { WriteOutcome } from './execute-insert';
 
 /**
- * Reads of at most this many rows take one round trip; bigger ones are read this many rows at a time, so a read
- * that is over a limit holds at most one batch beyond it.
+ * Reads of at most this many rows (and flat reads by key) take one round trip; bigger ones are read this many rows
+ * at a time, so a read that is over a limit holds at most one batch beyond it.
  */
 export const READ_BATCH_ROWS = 200;
 
@@ -40,7 +40,7 @@ export async function executeRead(
     for (const row of batch) rows.push(row);
   };
   const limit = plan.select.limit;
-  if (limit !== undefined && limit <= READ_BATCH_ROWS) keep((await db.run(statement)).rows);
+  if (plan.byKey || (limit !== undefined && limit <= READ_BATCH_ROWS)) keep((await db.run(statement)).rows);
   else await db.readEach(statement, READ_BATCH_ROWS, keep);
   return rows;
 }

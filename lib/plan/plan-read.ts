@@ -88,6 +88,7 @@ export function planRead(
     kind: 'read',
     select,
     ...(capped ? { rowCap: maxRows } : {}),
+    ...(pathKeys.length > 0 && resource.kind === 'flat' ? { byKey: true } : {}),
     ...(callerQuery ? { query: callerQuery } : {}),
   };
 }

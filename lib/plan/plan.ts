@@ -114,6 +114,11 @@ export interface ReadPlan {
    * gets it has more than the cap to return (a 413 that says how to page).
    */
   readonly rowCap?: number;
+  /**
+   * Set for a flat read by the full key (R2): one row, or the few of a query that repeats its key, so it is read in
+   * one round trip rather than a batch at a time.
+   */
+  readonly byKey?: true;
   /** Set when the resource's query uses claims: the query for this caller, run instead of the resource's. */
   readonly query?: CallerQuery;
 }

@@ -193,7 +193,7 @@ const reads: {
     resource: bookResource,
     query: { filters: [] },
     pathKeys: ['7'],
-    plan: { kind: 'read', select: { filters: [{ label: 'id', op: 'eq', value: 7n }], orderBy: ['id'] } },
+    plan: { kind: 'read', select: { filters: [{ label: 'id', op: 'eq', value: 7n }], orderBy: ['id'] }, byKey: true },
   },
   {
     name: 'R2 with a filter: the path key is ANDed after it',
@@ -209,6 +209,7 @@ const reads: {
         ],
         orderBy: ['id'],
       },
+      byKey: true,
     },
   },
   {
@@ -225,6 +226,17 @@ const reads: {
         ],
         orderBy: ['isbn', 'editionNo'],
       },
+      byKey: true,
+    },
+  },
+  {
+    name: 'R2 of a hierarchical resource: a parent and all its children, read in batches like R1',
+    resource: languageResource,
+    query: { filters: [] },
+    pathKeys: ['3'],
+    plan: {
+      kind: 'read',
+      select: { filters: [{ label: 'langId', op: 'eq', value: 3n }], orderBy: ['langId', 'filmId'] },
     },
   },
   {
