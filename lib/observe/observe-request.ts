@@ -10,7 +10,7 @@ import { toServiceError } from '../errors';
 import { type CallListener, newRequestRecord, type RequestRecord, withRequestRecord } from '../request-context';
 import { describeError } from './describe-error';
 import { type Observers, observers } from './observers';
-import { routeOf } from './route-of';
+import { routeName } from '../routes';
 
 /** What a served request came to. */
 export interface Outcome<T> {
@@ -59,7 +59,7 @@ function logLine(
   const fields = {
     request_id: id,
     ...(outcome.method !== undefined ? { method: outcome.method } : {}),
-    ...(outcome.path !== undefined ? { route: routeOf(outcome.path) } : {}),
+    ...(outcome.path !== undefined ? { route: routeName(outcome.path) } : {}),
     ...(record.resource !== undefined ? { resource: record.resource } : {}),
     ...(record.operation !== undefined ? { operation: record.operation } : {}),
     status: outcome.status,

@@ -1,6 +1,6 @@
 /**
  * The server mode's node:http server: each request is turned into the HTTP API v2 event API Gateway would send
- * (to-event.ts), routed as serverless.yml routes it (route-request.ts) to the very handler Lambda runs, and its
+ * (to-event.ts), routed as serverless.yml routes it (the route table, lib/routes.ts) to the very handler Lambda runs, and its
  * result written back. Connections are kept alive and many requests run at once (the database pools bound the
  * queries: DB_POOL_SIZE, 5 per database outside Lambda).
  *
@@ -26,7 +26,7 @@ import { errorResult } from '../http/to-result';
 import { observeRequest } from '../observe/observe-request';
 import { type ByteBudget, createByteBudget } from './byte-budget';
 import { readBody } from './read-body';
-import { type FunctionName, openFunctions, routeRequest } from './route-request';
+import { type FunctionName, openFunctions, routeRequest } from '../routes';
 import { toEvent } from './to-event';
 
 /** Longer than the usual load balancers' idle timeout (60 s), so the server never closes a connection they reuse. */

@@ -12,7 +12,7 @@ import { handler as read } from '../../handlers/read';
 import { handler as update } from '../../handlers/update';
 import { handler as xsd } from '../../handlers/xsd';
 import type { Handler } from '../http/create-handler';
-import type { FunctionName } from './route-request';
+import type { FunctionName } from '../routes';
 
 export const functions: Readonly<Record<FunctionName, Handler>> = {
   read,

@@ -6,7 +6,7 @@ import { BadRequestError, ConstraintError, DatabaseError } from '../../lib/error
 import { describeError } from '../../lib/observe/describe-error';
 import { observeSettings } from '../../lib/observe/observe-settings';
 import { operationName } from '../../lib/observe/operation-name';
-import { routeOf } from '../../lib/observe/route-of';
+import { routeName } from '../../lib/routes';
 import { subsegmentName } from '../../lib/observe/trace-database-call';
 import { parseRequest } from '../../lib/request/parse-request';
 import { newRequestRecord, noteRequest, observeDatabaseCall, withRequestRecord } from '../../lib/request-context';
@@ -49,7 +49,7 @@ it.each([
   ['/secret-looking/path', '*'],
   ['/', '*'],
 ])('the route of %s is %s', (path, route) => {
-  expect(routeOf(path)).toBe(route);
+  expect(routeName(path)).toBe(route);
 });
 
 const lambda = { AWS_LAMBDA_FUNCTION_NAME: 'rrs-dev-read' };

@@ -9,7 +9,7 @@ import { closeDatabases } from '../../lib/db/select-database';
 import { forgetResource } from '../../lib/definitions/resolve-resource';
 import type { Handler } from '../../lib/http/create-handler';
 import { functions } from '../../lib/server/functions';
-import { routeRequest } from '../../lib/server/route-request';
+import { routeRequest } from '../../lib/routes';
 
 export const testDefinitions = path.resolve(__dirname, '..', 'fixtures', 'definitions');
 
@@ -35,7 +35,7 @@ export interface Call {
   readonly body?: string;
 }
 
-/** The routes of serverless.yml (lib/server/route-request.ts, which the server mode routes with too). */
+/** The routes of serverless.yml (the route table, lib/routes.ts, which the server mode routes with too). */
 function route(call: Call): Handler {
   return functions[routeRequest(call.method, call.path)];
 }

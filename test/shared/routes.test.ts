@@ -1,0 +1,96 @@
+/**
+ * The one route table (lib/routes.json): routing as API Gateway routes (a method's own route before ANY, the most
+ * specific path, `*` last), case by case; and nothing is served that the table does not list: serverless.yml's
+ * functions and events, the handler files, the open routes and the server mode's functions all come from it.
+ * Pure, but for reading the files it compares.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { openFunctions, routeRequest, routeTable } from '../../lib/routes';
+import { functions } from '../../lib/server/functions';
+
+const root = path.resolve(__dirname, '..', '..');
+// the template's events and open routes, as serverless reads them
+const events = require('../../scripts/deploy/route-events.js') as Record<string, unknown>;
+
+it.each([
+  ['GET', '/res/Book', 'read'],
+  ['GET', '/res/Book/', 'read'],
+  ['POST', '/res/Book/', 'insert'],
+  ['GET', '/res//', 'fallback'],
+  ['GET', '/health/', 'fallback'],
+  ['GET', '/openapi.json/', 'fallback'],
+  ['GET', '/x/res/Book', 'fallback'],
+  ['DELETE', '/xsd/Request.xsd', 'xsd'],
+  ['GET', '/conf/other/Book', 'conf'],
+  ['GET', '/res/Book/1/2', 'read'],
+  ['POST', '/res/Book', 'insert'],
+  ['put', '/res/Book/1', 'update'],
+  ['DELETE', '/res/Book/1', 'delete'],
+  ['PATCH', '/res/Book/1', 'fallback'],
+  ['HEAD', '/res/Book', 'fallback'],
+  ['GET', '/res', 'catalog'],
+  ['GET', '/res/', 'catalog'],
+  ['GET', '/openapi.json', 'catalog'],
+  ['POST', '/res', 'fallback'],
+  ['GET', '/conf/metadata/Book', 'conf'],
+  ['POST', '/conf/reload/Book', 'fallback'],
+  ['GET', '/conf/metadata', 'fallback'],
+  ['GET', '/xsd/Request.xsd', 'xsd'],
+  ['POST', '/xsd/Request.xsd', 'xsd'],
+  ['GET', '/health', 'health'],
+  ['GET', '/health/db', 'health'],
+  ['POST', '/health', 'fallback'],
+  ['GET', '/healthy', 'fallback'],
+  ['GET', '/', 'fallback'],
+  ['GET', '/resources/Book', 'fallback'],
+])('%s %s → %s', (method, rawPath, expected) => {
+  expect(routeRequest(method, rawPath)).toBe(expected);
+});
+
+it('takes every function of serverless.yml, and its events, from the table', () => {
+  const yml = readFileSync(path.join(root, 'serverless.yml'), 'utf8');
+  const declared = [...yml.matchAll(/^ {2}([a-z]+):\n {4}handler: handlers\/([a-z]+)\.handler/gm)];
+  const named = [...new Set(routeTable.map((row) => row.function))].sort();
+  expect(declared.map((m) => m[1]).sort()).toEqual(named);
+  for (const [, name, file] of declared) {
+    expect(file).toBe(name);
+    expect(yml).toContain(`  ${name}:\n    handler: handlers/${name}.handler\n`);
+    expect(yml).toMatch(
+      new RegExp(
+        `handlers/${name}\\.handler\\n(?: {4}.*\\n)*? {4}events: \\$\\{file\\(\\./scripts/deploy/route-events\\.js\\):${name}\\}`,
+      ),
+    );
+    expect(events[name as string]).toEqual(
+      routeTable.filter((row) => row.function === name).map((row) => ({ httpApi: row.route })),
+    );
+  }
+  expect(yml).not.toMatch(/- httpApi:/);
+});
+
+it('has a handler file for each function of the table, and no other', () => {
+  const files = readdirSync(path.join(root, 'handlers'))
+    .map((f) => f.replace(/\.ts$/, ''))
+    .sort();
+  expect(files).toEqual([...new Set(routeTable.map((row) => row.function))].sort());
+  expect(Object.keys(functions).sort()).toEqual(files);
+});
+
+it('asks for no token on exactly the open routes of the table, in the template and the server mode', () => {
+  expect(events.openRoutes).toEqual(['GET /health', 'GET /health/db']);
+  expect(readFileSync(path.join(root, 'serverless.yml'), 'utf8')).toContain(
+    `openRoutes: $\{file(./scripts/deploy/route-events.js):openRoutes}`,
+  );
+  expect([...openFunctions]).toEqual(['health']);
+  const routed = (events.openRoutes as string[]).map((route) => {
+    const [method = '', rawPath = ''] = route.split(' ');
+    return routeRequest(method, rawPath);
+  });
+  expect(new Set(routed)).toEqual(openFunctions);
+});
+
+it('writes each route as API Gateway does, once', () => {
+  for (const row of routeTable)
+    expect(row.route).toMatch(/^\*$|^(GET|POST|PUT|DELETE|ANY) (\/(\{[A-Za-z]+\+?\}|[a-z.]+))+$/);
+  expect(new Set(routeTable.map((row) => row.route)).size).toBe(routeTable.length);
+});
