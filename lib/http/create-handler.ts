@@ -16,7 +16,11 @@ import { fromEvent, type GatewayEvent, type HttpRequest } from './from-event';
 import { type HiddenPlaces, hiddenPlacesOf } from './mask-error-text';
 import { errorResult, type HttpResponse } from './to-result';
 
-export type Handler = (event: GatewayEvent, context?: Pick<Context, 'awsRequestId'>) => Promise<APIGatewayProxyResult>;
+/** `context`: Lambda's, which the log lines then carry (the server mode and the tests call without one). */
+export type Handler = (
+  event: GatewayEvent,
+  context?: Pick<Context, 'awsRequestId'> & Partial<Context>,
+) => Promise<APIGatewayProxyResult>;
 
 export interface HandlerOptions {
   /** False for paths anyone may call even with sign-in on (the health checks): the caller is not asked for a token. */
@@ -43,7 +47,7 @@ export function createHandler(
   const signIn = options.signIn ?? true;
   return async (event, context) => {
     const requestId = requestIdOf(event, context);
-    const response = await observeRequest(requestId, async () => {
+    const response = await observeRequest(requestId, context, async () => {
       let request: HttpRequest | undefined;
       try {
         request = fromEvent(event);

@@ -5,12 +5,14 @@
  * the query string (the path is shown as its route). INFO logs every request, WARN only failed ones, ERROR only
  * 5xx; DEBUG adds a line per database call.
  */
+
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
+import type { Context } from 'aws-lambda';
 import { toServiceError } from '../errors';
 import { type CallListener, newRequestRecord, type RequestRecord, withRequestRecord } from '../request-context';
+import { routeName } from '../routes';
 import { describeError } from './describe-error';
 import { type Observers, observers } from './observers';
-import { routeName } from '../routes';
 
 /** What a served request came to. */
 export interface Outcome<T> {
@@ -98,9 +100,18 @@ function publishMetrics(o: Observers, outcome: Outcome<unknown>, record: Request
 }
 
 /** Serves one request inside its record, then logs it and counts it; a failure to observe never fails it. */
-export async function observeRequest<T>(requestId: string, serve: () => Promise<Outcome<T>>): Promise<T> {
+/**
+ * `lambda`: the invocation's context on Lambda: every log line then names the function, its version, memory and
+ * ARN, and the invocation (Powertools adds the X-Ray trace id from the environment), so a line joins its trace.
+ */
+export async function observeRequest<T>(
+  requestId: string,
+  lambda: Partial<Context> | undefined,
+  serve: () => Promise<Outcome<T>>,
+): Promise<T> {
   const started = performance.now();
   const o = observers();
+  if (lambda?.functionName !== undefined) o.logger.addContext(lambda as Context);
   const cold = o.coldStart;
   o.coldStart = false;
   const record = newRequestRecord();

@@ -120,7 +120,7 @@ async function answer(
 /** A refusal as the handlers answer errors (with its request id), logged and counted like any request. */
 function refusalResult(request: IncomingMessage, refusal: Refusal): Promise<APIGatewayProxyResult> {
   const requestId = randomUUID();
-  return observeRequest(requestId, async () => {
+  return observeRequest(requestId, undefined, async () => {
     const result = errorResult(refusal.error, request.headers.accept, requestId);
     const path = (request.url ?? '/').split('?')[0];
     return {

@@ -6,10 +6,10 @@ import { BadRequestError, ConstraintError, DatabaseError } from '../../lib/error
 import { describeError } from '../../lib/observe/describe-error';
 import { observeSettings } from '../../lib/observe/observe-settings';
 import { operationName } from '../../lib/observe/operation-name';
-import { routeName } from '../../lib/routes';
 import { subsegmentName } from '../../lib/observe/trace-database-call';
 import { parseRequest } from '../../lib/request/parse-request';
 import { newRequestRecord, noteRequest, observeDatabaseCall, withRequestRecord } from '../../lib/request-context';
+import { routeName } from '../../lib/routes';
 
 const form = 'application/x-www-form-urlencoded';
 const json = 'application/json';
