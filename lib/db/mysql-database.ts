@@ -103,7 +103,7 @@ export function mysqlOptions(url: string, options: ConnectOptions, source?: Pass
  * The secret's password for the pool's next new connection. mysql2 (3.x) takes no password function: it copies the
  * pool's connection settings into each connection it opens (`_createConnectionConfig`), so the password set here
  * before asking for a connection is the one a new connection logs in with; a pooled connection keeps its login.
- * test/db/credentials.test.ts proves it on MariaDB, with a password rotated under a running pool.
+ * test/db/credentials-secret.test.ts proves it on MariaDB, with a password rotated under a running pool.
  */
 function setPoolPassword(pool: mysql.Pool, password: string): void {
   (pool.pool as unknown as { config: { connectionConfig: { password?: string } } }).config.connectionConfig.password =
@@ -236,7 +236,7 @@ function hold(conn: mysql.PoolConnection, statementTimeoutMs: number): Held {
     query,
     readEach,
     destroy,
-    run: async (statement) => toResult((await query(statement))[0]),
+    run: async (statement) => queryResultOf((await query(statement))[0]),
     get lost() {
       return lost;
     },
@@ -318,7 +318,7 @@ function readRows(
   });
 }
 
-function toResult(result: unknown): QueryResult {
+function queryResultOf(result: unknown): QueryResult {
   if (Array.isArray(result)) return { rows: result as unknown as QueryResult['rows'], rowsAffected: result.length };
   const header = result as mysql.ResultSetHeader;
   return {

@@ -1,6 +1,6 @@
 /**
  * Normalises an API Gateway event, REST (v1) or HTTP API (v2), into an HttpRequest: method, the RAW path and
- * query string (DESIGN.md: v2 joins repeated keys with commas, so its parsed parameters cannot be used),
+ * query string (the HTTP API joins repeated keys with commas, so its parsed parameters cannot be used),
  * lower-cased headers and the decoded body. Pure.
  */
 import type { APIGatewayProxyEvent, APIGatewayProxyEventV2 } from 'aws-lambda';
