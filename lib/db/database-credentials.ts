@@ -9,6 +9,7 @@
  */
 import type { Config } from '../config';
 import { ConfigurationError, DatabaseError, type ServiceError } from '../errors';
+import { parseDatabaseUrl, withDatabaseName } from './database-url';
 import { serverOf } from './mask-url';
 import { parseSecretLogin, type SecretLogin, urlFromSecret } from './secret-login';
 
@@ -147,26 +148,6 @@ function iamSource(url: string, region: string): PasswordSource {
   };
 }
 
-function parseUrl(url: string, variable: string): URL {
-  try {
-    return new URL(url);
-  } catch (error) {
-    throw new DatabaseError(
-      'database_unconfigured',
-      `${variable} is not a valid URL (expected postgres://... or mysql://...)`,
-      error,
-    );
-  }
-}
-
-/** The URL `url` with its database part replaced by `database` (D5), when one is given. */
-function withDatabase(url: string, database?: string): string {
-  if (!database) return url;
-  const u = new URL(url);
-  u.pathname = `/${encodeURIComponent(database)}`;
-  return u.toString();
-}
-
 type LoginConfig = Pick<Config, 'databaseIamAuth' | 'databaseSecretArn' | 'awsRegion'>;
 
 /** The URL, parsed, when a password comes from elsewhere: it must not hold one of its own. */
@@ -177,7 +158,7 @@ function urlWithoutPassword(config: LoginConfig, url: string | undefined, variab
     );
   }
   if (!url || !(config.databaseIamAuth || config.databaseSecretArn)) return undefined;
-  const parsed = parseUrl(url, variable);
+  const parsed = parseDatabaseUrl(url, variable);
   if (parsed.password) {
     const [flag, from] = config.databaseIamAuth
       ? ['DATABASE_IAM_AUTH=true', 'an IAM token']
@@ -215,7 +196,13 @@ export async function resolveLogin(
     return { url };
   }
   const { entry, login } = await secretOf(arn);
-  const target = parsed ?? new URL(withDatabase(urlFromSecret(arn, login), database));
+  const target =
+    parsed ??
+    new URL(
+      database
+        ? withDatabaseName(urlFromSecret(arn, login), 'The secret of DATABASE_SECRET_ARN', database)
+        : urlFromSecret(arn, login),
+    );
   // the URL gives the user when it names one; else the secret's
   if (!target.username) target.username = login.username;
   const resolved = target.toString();

@@ -8,6 +8,7 @@ import { ConfigurationError, DatabaseError } from '../errors';
 import type { Dialect } from '../resource';
 import type { Database } from './database';
 import { forgetCredentials, type PasswordSource, resolveLogin } from './database-credentials';
+import { withDatabaseName } from './database-url';
 import { databaseOf, serverOf } from './mask-url';
 import type { ConnectOptions } from './postgres-database';
 import { renewingDatabase } from './renewing-database';
@@ -36,22 +37,6 @@ type UrlConfig = Pick<Config, 'databaseUrl' | 'databaseUrls'> & Partial<Pick<Con
 /** What chooses a database's reader URL. */
 type ReadUrlConfig = Pick<Config, 'databaseUrls' | 'databaseReadUrl' | 'databaseReadUrls'>;
 
-/** `url` with its database part replaced by `database` (D5); `variable` names it when it does not parse. */
-function replaceDatabase(url: string, variable: string, database: string): string {
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch (error) {
-    throw new DatabaseError(
-      'database_unconfigured',
-      `${variable} is not a valid URL (expected postgres://... or mysql://...)`,
-      error,
-    );
-  }
-  parsed.pathname = `/${encodeURIComponent(database)}`;
-  return parsed.toString();
-}
-
 /** DATABASE_URL_X, else DATABASE_URL with its database part replaced by X, else the secret's server. Pure. */
 function chooseDatabase(config: UrlConfig, database?: string): DatabaseChoice {
   if (database) {
@@ -67,7 +52,7 @@ function chooseDatabase(config: UrlConfig, database?: string): DatabaseChoice {
   }
   if (!database) return { url: config.databaseUrl, variable: 'DATABASE_URL', replaced: false };
   return {
-    url: replaceDatabase(config.databaseUrl, 'DATABASE_URL', database),
+    url: withDatabaseName(config.databaseUrl, 'DATABASE_URL', database),
     variable: 'DATABASE_URL',
     replaced: true,
   };
@@ -88,7 +73,7 @@ function chooseReadDatabase(config: ReadUrlConfig, database?: string): DatabaseC
   const url = config.databaseReadUrl;
   if (!url) return undefined;
   if (!database) return { url, variable: 'DATABASE_READ_URL', replaced: false };
-  return { url: replaceDatabase(url, 'DATABASE_READ_URL', database), variable: 'DATABASE_READ_URL', replaced: true };
+  return { url: withDatabaseName(url, 'DATABASE_READ_URL', database), variable: 'DATABASE_READ_URL', replaced: true };
 }
 
 /** The URL for database X. Pure. */
