@@ -1,11 +1,13 @@
 /**
  * The privileges file named by PRIVILEGES, a path or s3://bucket/key, kept while the container is warm and
  * revalidated like the definitions: at most every DEFINITIONS_TTL_S seconds, by the file's mtime and size or
- * the object's ETag (one conditional GET). A file that cannot be read or parsed is a 500 for every request
- * until it is fixed, never "allow all". IO: the file system, or S3 through a module loaded only then.
+ * the object's ETag (one conditional GET, shared by the requests that arrive meanwhile). A file that cannot be read
+ * or parsed is a 500 for every request until it is fixed, never "allow all". IO: the file system, or S3 through a
+ * module loaded only then.
  */
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { type Cache, createCache } from '../cache';
 import type { Config } from '../config';
 import { type Privileges, PrivilegesError, parsePrivileges } from './parse-privileges';
 
@@ -20,43 +22,53 @@ export interface PrivilegesReader {
   revalidate(version: string): Promise<PrivilegesText | 'unchanged'>;
 }
 
-interface Cached {
-  readonly location: string;
+interface Loaded {
   readonly privileges: Privileges;
   readonly version: string;
-  checkedAt: number;
 }
 
-let cached: Cached | undefined;
+let store: { readonly settings: Config; readonly cache: Cache<string, Loaded> } | undefined;
 let warned = false;
 /** The reader of the file in use, kept with its S3 client while the container is warm. */
 let reader: { readonly location: string; readonly reader: PrivilegesReader } | undefined;
 
 /** The privileges in force, or undefined when sign-in is on without a privileges file (nothing is granted). */
-export async function privilegesOf(settings: Config, now = Date.now()): Promise<Privileges | undefined> {
+export async function privilegesOf(settings: Config): Promise<Privileges | undefined> {
   const location = settings.privileges;
   if (!location) {
     if (!warned) console.warn('Sign-in is on but PRIVILEGES names no privileges file: every request is denied');
     warned = true;
     return undefined;
   }
-  if (cached?.location === location && now - cached.checkedAt < settings.definitionsTtlS * 1000)
-    return cached.privileges;
-  const read = readerFor(location, settings);
-  const known = cached?.location === location ? cached : undefined;
-  const answer = known ? await read.revalidate(known.version) : await read.read();
-  if (answer === 'unchanged' && known) {
-    known.checkedAt = now;
-    return known.privileges;
+  return (await cacheFor(settings).get(location)).privileges;
+}
+
+function cacheFor(settings: Config): Cache<string, Loaded> {
+  if (store?.settings !== settings) {
+    // fresh for DEFINITIONS_TTL_S; then a request waits for the revalidation rather than being answered by
+    // privileges that may have been revoked since; one file in use
+    const cache = createCache<string, Loaded>({
+      ttlMs: settings.definitionsTtlS * 1000,
+      staleWhileRevalidate: false,
+      max: 1,
+      load: (location, stale) => loadPrivileges(readerFor(location, settings), location, stale),
+    });
+    store = { settings, cache };
   }
+  return store.cache;
+}
+
+/** The file read, or the version known revalidated (kept when unchanged). */
+async function loadPrivileges(read: PrivilegesReader, location: string, known?: Loaded): Promise<Loaded> {
+  const answer = known ? await read.revalidate(known.version) : await read.read();
+  if (answer === 'unchanged' && known) return known;
   const fresh = answer as PrivilegesText;
-  cached = { location, privileges: parsePrivileges(fresh.text, location), version: fresh.version, checkedAt: now };
-  return cached.privileges;
+  return { privileges: parsePrivileges(fresh.text, location), version: fresh.version };
 }
 
 /** For tests that change the file or its location between cases. */
 export function forgetPrivileges(): void {
-  cached = undefined;
+  store = undefined;
   warned = false;
   reader = undefined;
 }

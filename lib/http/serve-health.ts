@@ -5,7 +5,7 @@
  * Anyone may call it, so its answer is reused for a few seconds (below): a flood of calls runs a few checks, not
  * one query per call. Must not read a definition or serve anything of a resource.
  */
-import { LRUCache } from 'lru-cache';
+import { createCache } from '../cache';
 import { type Config, config } from '../config';
 import { checkDatabases, type DatabaseCheck } from '../db/check-databases';
 import { MethodNotAllowedError, NotFoundError } from '../errors';
@@ -22,10 +22,11 @@ export const healthCacheMs = 5_000;
  * and then never served stale; calls that come while a check runs wait for that check instead of starting their
  * own; one entry, for the configuration in use, so a changed configuration is never answered from an old one.
  */
-const recentChecks = new LRUCache<Config, DatabaseCheck[]>({
+const recentChecks = createCache<Config, DatabaseCheck[]>({
+  ttlMs: healthCacheMs,
+  staleWhileRevalidate: false,
   max: 1,
-  ttl: healthCacheMs,
-  fetchMethod: (settings) => checkDatabases(settings),
+  load: (settings) => checkDatabases(settings),
 });
 
 /** A health answer is about this moment (or the last few seconds): no cache in between may keep it. */
@@ -36,7 +37,7 @@ export async function serveHealth(request: HttpRequest): Promise<HttpResponse> {
   if (!match) throw new NotFoundError('path_not_found', `No such path: ${request.path}; see /health and /health/db`);
   if (request.method !== 'GET') throw new MethodNotAllowedError(request.method, ['GET']);
   if (!match[1]) return toResult(200, 'application/json', JSON.stringify({ status: 'ok' }), noStore);
-  const databases = (await recentChecks.fetch(config())) ?? [];
+  const databases = await recentChecks.get(config());
   const failed = databases.some((check) => check.status === 'failed');
   const body = JSON.stringify({ status: failed ? 'failed' : 'ok', databases });
   return toResult(failed ? 503 : 200, 'application/json', body, noStore);

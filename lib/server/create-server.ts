@@ -24,9 +24,9 @@ import { OverloadedError, TooLargeError } from '../errors';
 import type { Handler } from '../http/create-handler';
 import { errorResult } from '../http/to-result';
 import { observeRequest } from '../observe/observe-request';
+import { type FunctionName, openFunctions, routeRequest } from '../routes';
 import { type ByteBudget, createByteBudget } from './byte-budget';
 import { readBody } from './read-body';
-import { type FunctionName, openFunctions, routeRequest } from '../routes';
 import { toEvent } from './to-event';
 
 /** Longer than the usual load balancers' idle timeout (60 s), so the server never closes a connection they reuse. */

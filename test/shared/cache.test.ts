@@ -1,0 +1,95 @@
+/**
+ * The one cache helper (lib/cache.ts): a load shared by the requests that ask meanwhile; fresh for its TTL; once
+ * stale, either waited for or answered stale while it reloads, as its policy says; a failed load thrown to whoever
+ * waited and kept by no one; the value it replaces handed to the load; a TTL of 0 loading every time.
+ */
+import { createCache } from '../../lib/cache';
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function counting(ttlMs: number, staleWhileRevalidate: boolean) {
+  const seen: (number | undefined)[] = [];
+  let loads = 0;
+  let failing = false;
+  const cache = createCache<string, { n: number }>({
+    ttlMs,
+    staleWhileRevalidate,
+    max: 10,
+    load: async (_key, stale) => {
+      loads += 1;
+      seen.push(stale?.n);
+      await pause(20);
+      if (failing) throw new Error(`load ${loads} failed`);
+      return { n: loads };
+    },
+  });
+  return {
+    cache,
+    seen,
+    loads: () => loads,
+    fail: (on: boolean) => {
+      failing = on;
+    },
+  };
+}
+
+it('shares one load among the requests that ask while it runs, and keeps the value for its TTL', async () => {
+  const c = counting(200, false);
+  expect(await Promise.all([c.cache.get('a'), c.cache.get('a'), c.cache.get('a')])).toEqual([
+    { n: 1 },
+    { n: 1 },
+    { n: 1 },
+  ]);
+  expect(await c.cache.get('a')).toEqual({ n: 1 });
+  expect(await c.cache.get('b')).toEqual({ n: 2 });
+  expect(c.loads()).toBe(2);
+});
+
+it('without stale-while-revalidate, a stale value is waited for, and the load gets the value it replaces', async () => {
+  const c = counting(30, false);
+  await c.cache.get('a');
+  await pause(50);
+  expect(await Promise.all([c.cache.get('a'), c.cache.get('a')])).toEqual([{ n: 2 }, { n: 2 }]);
+  expect(c.seen).toEqual([undefined, 1]);
+});
+
+it('with stale-while-revalidate, a stale value is answered while one reload runs', async () => {
+  const c = counting(30, true);
+  await c.cache.get('a');
+  await pause(50);
+  expect(await Promise.all([c.cache.get('a'), c.cache.get('a')])).toEqual([{ n: 1 }, { n: 1 }]);
+  await pause(40);
+  expect(await c.cache.get('a')).toEqual({ n: 2 });
+  expect(c.loads()).toBe(2);
+});
+
+it('throws a failed load to whoever waited, keeps nothing of it, and loads again next time', async () => {
+  const c = counting(1000, false);
+  c.fail(true);
+  await expect(Promise.all([c.cache.get('a'), c.cache.get('a')])).rejects.toThrow('load 1 failed');
+  c.fail(false);
+  expect(await c.cache.get('a')).toEqual({ n: 2 });
+});
+
+it('with stale-while-revalidate, a failed reload drops the stale value: the next request waits and sees the failure', async () => {
+  const c = counting(30, true);
+  await c.cache.get('a');
+  await pause(50);
+  c.fail(true);
+  expect(await c.cache.get('a')).toEqual({ n: 1 });
+  await pause(40);
+  await expect(c.cache.get('a')).rejects.toThrow('load 3 failed');
+});
+
+it('with a TTL of 0, loads for every request that does not share a running load; clear forgets everything', async () => {
+  const c = counting(0, false);
+  await c.cache.get('a');
+  await pause(5);
+  await c.cache.get('a');
+  expect(c.loads()).toBe(2);
+  const d = counting(1000, false);
+  await d.cache.get('a');
+  d.cache.clear();
+  await d.cache.get('a');
+  expect(d.loads()).toBe(2);
+});
