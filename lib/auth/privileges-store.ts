@@ -5,22 +5,11 @@
  * or parsed is a 500 for every request until it is fixed, never "allow all". IO: the file system, or S3 through a
  * module loaded only then.
  */
-import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { type Cache, createCache } from '../cache';
 import type { Config } from '../config';
-import { type Privileges, PrivilegesError, parsePrivileges } from './parse-privileges';
-
-export interface PrivilegesText {
-  readonly text: string;
-  readonly version: string;
-}
-
-/** Reads the file, or tells that the version known is still current. */
-export interface PrivilegesReader {
-  read(): Promise<PrivilegesText>;
-  revalidate(version: string): Promise<PrivilegesText | 'unchanged'>;
-}
+import { type Privileges, parsePrivileges } from './parse-privileges';
+import { fileReader, type PrivilegesReader, type PrivilegesText } from './privileges-reader';
 
 interface Loaded {
   readonly privileges: Privileges;
@@ -86,19 +75,4 @@ function newReader(location: string, settings: Config): PrivilegesReader {
       settings.s3Endpoint,
     );
   return fileReader(path.resolve(location));
-}
-
-function fileReader(file: string): PrivilegesReader {
-  const fetch = async (known?: string): Promise<PrivilegesText | 'unchanged'> => {
-    try {
-      const info = await stat(file);
-      const version = `${info.mtimeMs}:${info.size}`;
-      if (version === known) return 'unchanged';
-      return { text: await readFile(file, 'utf8'), version };
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code ?? String(error);
-      throw new PrivilegesError(`Privileges file ${file} cannot be read (${code})`, error);
-    }
-  };
-  return { read: () => fetch() as Promise<PrivilegesText>, revalidate: fetch };
 }

@@ -6,7 +6,7 @@
 import { GetObjectCommand } from '@aws-sdk/client-s3';
 import { createS3Client } from '../s3-client';
 import { PrivilegesError } from './parse-privileges';
-import type { PrivilegesReader, PrivilegesText } from './privileges-store';
+import type { PrivilegesReader, PrivilegesText } from './privileges-reader';
 
 interface S3Failure {
   readonly name?: string;
