@@ -89,7 +89,7 @@ async function serveResolved(
     const cacheControl = caller.signedIn ? privateCacheControl(resource.cacheControl) : resource.cacheControl;
     return toResult(200, output, body, { 'Cache-Control': cacheControl });
   }
-  const outcome = await executeWrite(db, resource, planWrite(resource, request, caller.claims));
+  const outcome = await executeWrite(db, resource, await planWrite(resource, request, caller.claims));
   noteRequest({ rows: outcome.rowsAffected });
   const body = serializeWrite(resource, outcome.rowsAffected, outcome.rows, output);
   return toResult(200, output, body, { 'Cache-Control': 'no-store' });

@@ -18,6 +18,7 @@ import {
   languageResource,
   logResource,
   serviceErrorOf,
+  serviceErrorOfAsync,
   table,
 } from '../support/resources';
 
@@ -1000,12 +1001,12 @@ const badWrites: { name: string; resource: Make; input: WriteInput; error: Expec
 
 describe('planWrite', () => {
   describe.each(dialects)('%s', (dialect) => {
-    it.each(writes)('$name', ({ resource, input, plan }) => {
-      expect(planWriteRows(resource(dialect), input)).toEqual(plan);
+    it.each(writes)('$name', async ({ resource, input, plan }) => {
+      expect(await planWriteRows(resource(dialect), input)).toEqual(plan);
     });
 
-    it.each(badWrites)('$name', ({ resource, input, error }) => {
-      expect(serviceErrorOf(() => planWriteRows(resource(dialect), input))).toEqual({
+    it.each(badWrites)('$name', async ({ resource, input, error }) => {
+      expect(await serviceErrorOfAsync(() => planWriteRows(resource(dialect), input))).toEqual({
         name: 'BadRequestError',
         ...error,
       });
