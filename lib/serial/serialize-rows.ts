@@ -3,8 +3,10 @@
  * holds one element per row (children nested, NULL attributes omitted), and a JSON collection property built
  * from raw tokens so decimals keep their digits. Both are written straight into one string: a response of 100
  * rows is most of a read's work outside the database, and a document model (fast-xml-parser's builder) cost
- * several times more than the text itself. Pure; must not look at anything but its arguments.
+ * several times more than the text itself. Many rows are written a slice at a time (map-in-slices), so a big
+ * response holds other requests up for a slice at a time. Pure; must not look at anything but its arguments.
  */
+import { forEachInSlices } from '../map-in-slices';
 import type { SqlResource, ValueType } from '../resource';
 import { escapeXmlAttribute } from '../text';
 import type { OutRow } from '../values';
@@ -38,32 +40,36 @@ function fieldWriting(resource: SqlResource): FieldWriting {
   return writing;
 }
 
+/** A row weighs one more for each child row in it, in the slices it is written in. */
+const rowWeight = (row: OutRow) => 1 + (row.children?.length ?? 0);
+
 /** `<?xml ...?><root attrs>rows</root>`, or a self-closed root when there are no rows. */
-export function serializeXmlDocument(
+export async function serializeXmlDocument(
   resource: SqlResource,
   root: string,
   rootAttributes: Readonly<Record<string, string>>,
   rows: readonly OutRow[],
-): string {
+): Promise<string> {
   const { types } = fieldWriting(resource);
   let out = `${declaration}<${root}`;
   for (const name in rootAttributes) out += ` ${name}="${attributeValue(rootAttributes[name] as string)}"`;
   if (rows.length === 0) return `${out}/>`;
   out += '>';
   const childName = resource.childRowName;
-  for (const row of rows) {
+  const writeRow = (row: OutRow) => {
     const children = row.children ?? [];
     out += xmlStartTag(resource.rowName, types, row.values);
     if (children.length === 0) {
       out += '/>';
-      continue;
+      return;
     }
     // children cannot nest further, so a child's own children are never looked at
     if (childName === undefined) throw childlessResource(resource);
     out += '>';
     for (const child of children) out += `${xmlStartTag(childName, types, child.values)}/>`;
     out += `</${resource.rowName}>`;
-  }
+  };
+  await forEachInSlices(rows, writeRow, { weight: rowWeight });
   return `${out}</${root}>`;
 }
 
@@ -78,12 +84,12 @@ function xmlStartTag(name: string, types: ReadonlyMap<string, ValueType>, values
 }
 
 /** `"<collectionName>":[...]`, a property ready to place in an object. */
-export function serializeJsonRows(resource: SqlResource, rows: readonly OutRow[]): string {
+export async function serializeJsonRows(resource: SqlResource, rows: readonly OutRow[]): Promise<string> {
   const writing = fieldWriting(resource);
   const childCollection = resource.kind === 'flat' ? undefined : resource.childCollectionName;
   const childName = childCollection === undefined ? undefined : `${JSON.stringify(childCollection)}:`;
   let out = `${JSON.stringify(resource.collectionName)}:[`;
-  for (const [i, row] of rows.entries()) {
+  const writeRow = (row: OutRow, i: number) => {
     let members = jsonMembers(writing, row.values);
     // a hierarchical parent always carries its child collection, `[]` when it has none
     if (childName !== undefined) {
@@ -93,7 +99,8 @@ export function serializeJsonRows(resource: SqlResource, rows: readonly OutRow[]
       throw childlessResource(resource);
     }
     out += `${i === 0 ? '' : ','}{${members}}`;
-  }
+  };
+  await forEachInSlices(rows, writeRow, { weight: rowWeight });
   return `${out}]`;
 }
 
