@@ -23,7 +23,11 @@ export function nextTurn(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
 }
 
-/** `work` on each item in order, with a turn of the event loop after each slice but the last. */
+/**
+ * `work` on each item in order, with a turn of the event loop after each slice but the last. Work that returns a
+ * promise is waited for before the next item; other work is not (a microtask per item would cost more than a cheap
+ * item's work).
+ */
 export async function forEachInSlices<T>(
   items: readonly T[],
   work: (item: T, index: number) => unknown,
@@ -36,7 +40,8 @@ export async function forEachInSlices<T>(
       await nextTurn();
     }
     const item = items[i] as T;
-    await work(item, i);
+    const done = work(item, i);
+    if (done instanceof Promise) await done;
     load += weight ? weight(item) : 1;
   }
 }
@@ -48,10 +53,14 @@ export async function mapInSlices<T, U>(
   slicing?: Slicing<T>,
 ): Promise<U[]> {
   const out: U[] = [];
+  const keep = (value: U) => {
+    out.push(value);
+  };
   await forEachInSlices(
     items,
-    async (item, i) => {
-      out.push(await work(item, i));
+    (item, i) => {
+      const result = work(item, i);
+      return result instanceof Promise ? result.then(keep) : keep(result);
     },
     slicing,
   );
