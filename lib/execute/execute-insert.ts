@@ -84,10 +84,10 @@ async function writeParents(
   const parent = tableOf(resource, 'Parent');
   const out: Written[] = [];
   const inserted: number[] = [];
-  for (const [i, row] of rows.entries()) {
+  const place = async (row: InsertRow, i: number) => {
     if (row.existing && row.key) {
       out[i] = keyOnly(resource, await requireParent(tx, resource, row.key, query));
-      continue;
+      return;
     }
     const existing =
       row.children !== undefined && row.key
@@ -95,7 +95,8 @@ async function writeParents(
         : undefined;
     if (existing) out[i] = keyOnly(resource, existing);
     else inserted.push(i);
-  }
+  };
+  await forEachInSlices(rows, place);
   const items = await mapInSlices(inserted, (i) => {
     const row = rows[i] as InsertRow;
     return { values: row.parent, extensions: row.extensions };
