@@ -190,8 +190,8 @@ async function readingFigures(runs: number): Promise<void> {
   for (const [name, text] of [
     ['malformed at the end', bodies(book, BIG, 0, '  <book title="unclosed">\n').xml],
     ['the same on one line', bodies(book, BIG, 0, '  <book title="unclosed">\n').xml.replaceAll('\n', ' ')],
-    ['--- ending a comment at the start', bodies(book, BIG, 0).xml.replace('<request>', '<request><!-- a --->')],
-    ['-- in a comment at the start', bodies(book, BIG, 0).xml.replace('<request>', '<request><!-- a -- b -->')],
+    ['a comment ending in --->', bodies(book, BIG, 0).xml.replace('<request>', '<request><!-- a --->')],
+    ['-- in a comment', bodies(book, BIG, 0).xml.replace('<request>', '<request><!-- a -- b -->')],
   ] as const) {
     const now = timed(runs, () => readOutcome(() => readXmlBody(text)));
     const before = timed(runs, () => readOutcome(() => readXmlChecked(text)));
