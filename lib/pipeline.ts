@@ -84,13 +84,13 @@ async function serveResolved(
     const plan = planRead(resource, request, caller.claims, resource.maxRows ?? settings.maxRows);
     const rows = await executeRead(readDb, resource, plan, meterResult(resource, settings.maxResultBytes));
     noteRequest({ rows: rows.length });
-    const body = serializeRead(resource, groupRows(resource, rows), output);
+    const body = await serializeRead(resource, groupRows(resource, rows), output);
     checkResultSize(body, settings.maxResultBytes);
     const cacheControl = caller.signedIn ? privateCacheControl(resource.cacheControl) : resource.cacheControl;
     return toResult(200, output, body, { 'Cache-Control': cacheControl });
   }
-  const outcome = await executeWrite(db, resource, planWrite(resource, request, caller.claims));
+  const outcome = await executeWrite(db, resource, await planWrite(resource, request, caller.claims));
   noteRequest({ rows: outcome.rowsAffected });
-  const body = serializeWrite(resource, outcome.rowsAffected, outcome.rows, output);
+  const body = await serializeWrite(resource, outcome.rowsAffected, outcome.rows, output);
   return toResult(200, output, body, { 'Cache-Control': 'no-store' });
 }

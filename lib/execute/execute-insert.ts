@@ -3,10 +3,12 @@
  * with their extension rows, or many-to-many association rows for existing children. Echoes every row as
  * stored, in the request's nested shape; a parent that was not inserted appears by its key only. With the
  * caller's query (claims), every row written, and every parent written under, must be one it shows the caller.
+ * What is done for each of many rows between statements is done a slice at a time (map-in-slices).
  */
 
 import type { Executor } from '../db/database';
-import type { CallerQuery, ColumnValues, ExtensionValues, InsertRow, Key } from '../plan/plan';
+import { forEachInSlices, mapInSlices } from '../map-in-slices';
+import type { CallerQuery, ChildRow, ColumnValues, ExtensionValues, InsertRow, Key } from '../plan/plan';
 import type { ResourceTable, SqlResource } from '../resource';
 import { fieldsAt, keyLabels, tableOf } from '../resource-levels';
 import type { OutRow, Value } from '../values';
@@ -33,7 +35,7 @@ export async function executeInsert(
   const out: OutRow[] = [];
   const touched: WrittenRow[] = [];
   const parentTable = tableOf(resource, 'Parent');
-  for (const [i, row] of rows.entries()) {
+  const echoRow = (row: InsertRow, i: number) => {
     const parent = parents[i] as Written;
     rowsAffected += parent.written;
     const parentKey = parentTable.primaryKey.map((c) => parent.row[c] ?? null);
@@ -41,7 +43,7 @@ export async function executeInsert(
     if (query) touched.push({ parentKey, where: `The ${rowName}` });
     if (row.children === undefined) {
       out.push({ values: parent.echo });
-      continue;
+      return;
     }
     const echoes: OutRow[] = [];
     for (const [j, child] of row.children.entries()) {
@@ -54,10 +56,14 @@ export async function executeInsert(
       touched.push({ parentKey, childKey, where });
     }
     out.push({ values: parent.echo, children: echoes });
-  }
+  };
+  await forEachInSlices(rows, echoRow, { weight: rowWeight });
   if (query) await requireVisible(tx, resource, query, touched, 'insert');
   return { rowsAffected, rows: out };
 }
+
+/** A row weighs one more for each child row in it, in the slices it is handled in. */
+const rowWeight = (row: InsertRow) => 1 + (row.children?.length ?? 0);
 
 interface Written {
   readonly row: StoredRow;
@@ -78,10 +84,10 @@ async function writeParents(
   const parent = tableOf(resource, 'Parent');
   const out: Written[] = [];
   const inserted: number[] = [];
-  for (const [i, row] of rows.entries()) {
+  const place = async (row: InsertRow, i: number) => {
     if (row.existing && row.key) {
       out[i] = keyOnly(resource, await requireParent(tx, resource, row.key, query));
-      continue;
+      return;
     }
     const existing =
       row.children !== undefined && row.key
@@ -89,13 +95,13 @@ async function writeParents(
         : undefined;
     if (existing) out[i] = keyOnly(resource, existing);
     else inserted.push(i);
-  }
-  const levels = await insertLevel(
-    tx,
-    resource,
-    parent,
-    inserted.map((i) => rows[i] as InsertRow).map((row) => ({ values: row.parent, extensions: row.extensions })),
-  );
+  };
+  await forEachInSlices(rows, place);
+  const items = await mapInSlices(inserted, (i) => {
+    const row = rows[i] as InsertRow;
+    return { values: row.parent, extensions: row.extensions };
+  });
+  const levels = await insertLevel(tx, resource, parent, items);
   inserted.forEach((i, n) => {
     out[i] = levels[n] as Written;
   });
@@ -109,12 +115,18 @@ function keyOnly(resource: SqlResource, row: StoredRow): Written {
   return { row, echo, written: 0 };
 }
 
+/** A row of one level to insert: its table's values and its extension rows. */
+interface LevelItem {
+  readonly values: ColumnValues;
+  readonly extensions: readonly ExtensionValues[];
+}
+
 /** Rows of one level (parent or one-to-many child) with their extension rows, a table at a time; echoed. */
 async function insertLevel(
   tx: Executor,
   resource: SqlResource,
   table: ResourceTable,
-  items: readonly { values: ColumnValues; extensions: readonly ExtensionValues[] }[],
+  items: readonly LevelItem[],
 ): Promise<Written[]> {
   if (items.length === 0) return [];
   const rows = await insertRows(
@@ -123,28 +135,45 @@ async function insertLevel(
     table,
     items.map((item) => item.values),
   );
-  const stored = rows.map((row) => new Map<string, StoredRow>([[table.name, row]]));
-  const extTables = [...new Set(items.flatMap((item) => item.extensions.map((ext) => ext.table)))];
-  for (const name of extTables) {
-    const ext = resource.tables[name] as ResourceTable;
-    const link = linkTo(ext, table);
-    const owners = items.flatMap((item, k) => item.extensions.filter((e) => e.table === name).map((e) => ({ k, e })));
-    const extRows = await insertRows(
-      tx,
-      resource,
-      ext,
-      owners.map(({ k, e }) => ({ ...e.values, ...linkValues(link, rows[k] as StoredRow) })),
-    );
-    for (const [n, { k }] of owners.entries()) stored[k]?.set(ext.name, extRows[n] as StoredRow);
-  }
+  const stored = await mapInSlices(rows, (row) => new Map<string, StoredRow>([[table.name, row]]));
+  await insertExtensions(tx, resource, table, items, rows, stored);
   const written = stored.map((s) => s.size);
   await readLookupsOfRows(tx, resource, table, rows, stored);
   const level = table.role === 'Parent' ? 'parent' : 'child';
-  return rows.map((row, k) => ({
+  return mapInSlices(rows, (row, k) => ({
     row,
     echo: echoValues(resource, level, stored[k] as Map<string, StoredRow>),
     written: written[k] ?? 0,
   }));
+}
+
+/** The extension rows of `items`, a table at a time, linked to their owners' `rows`; each kept in its `stored`. */
+async function insertExtensions(
+  tx: Executor,
+  resource: SqlResource,
+  table: ResourceTable,
+  items: readonly LevelItem[],
+  rows: readonly StoredRow[],
+  stored: readonly Map<string, StoredRow>[],
+): Promise<void> {
+  const extTables = new Set<string>();
+  await forEachInSlices(items, (item) => {
+    for (const ext of item.extensions) extTables.add(ext.table);
+  });
+  for (const name of extTables) {
+    const ext = resource.tables[name] as ResourceTable;
+    const link = linkTo(ext, table);
+    const owners: { k: number; e: ExtensionValues }[] = [];
+    await forEachInSlices(items, (item, k) => {
+      for (const e of item.extensions) if (e.table === name) owners.push({ k, e });
+    });
+    const values = await mapInSlices(owners, ({ k, e }) => ({
+      ...e.values,
+      ...linkValues(link, rows[k] as StoredRow),
+    }));
+    const extRows = await insertRows(tx, resource, ext, values);
+    await forEachInSlices(owners, ({ k }, n) => stored[k]?.set(ext.name, extRows[n] as StoredRow));
+  }
 }
 
 /** The children of every row, under its parent: one-to-many child rows, or many-to-many association rows. */
@@ -154,28 +183,30 @@ async function writeChildren(
   rows: readonly InsertRow[],
   parents: readonly Written[],
 ): Promise<Written[][]> {
-  const all = rows.flatMap((row, i) => (row.children ?? []).map((child, j) => ({ i, j, child })));
-  const out: Written[][] = rows.map(() => []);
+  const all: { i: number; j: number; child: ChildRow }[] = [];
+  const listChildren = (row: InsertRow, i: number) => {
+    for (const [j, child] of (row.children ?? []).entries()) all.push({ i, j, child });
+  };
+  await forEachInSlices(rows, listChildren, { weight: rowWeight });
+  // an entry for each row with children only: the others have none to look up
+  const out: Written[][] = [];
   if (all.length === 0) return out;
   const parent = tableOf(resource, 'Parent');
   const parentRow = (i: number) => (parents[i] as Written).row;
   if (resource.kind === 'many-to-many') {
     const join = tableOf(resource, 'Join');
     const childTable = tableOf(resource, 'Child');
-    const joinRows = await insertRows(
-      tx,
-      resource,
-      join,
-      all.map(({ i, child }) => ({
-        ...child.join,
-        ...linkValues(linkTo(join, parent), parentRow(i)),
-        ...linkValues(linkTo(join, childTable), keyRow(childTable.primaryKey, child.key as Key)),
-      })),
-    );
+    const values = await mapInSlices(all, ({ i, child }) => ({
+      ...child.join,
+      ...linkValues(linkTo(join, parent), parentRow(i)),
+      ...linkValues(linkTo(join, childTable), keyRow(childTable.primaryKey, child.key as Key)),
+    }));
+    const joinRows = await insertRows(tx, resource, join, values);
     for (const [n, { i, j, child }] of all.entries()) {
       const stored = new Map<string, StoredRow>([[join.name, joinRows[n] as StoredRow]]);
       await readBack(tx, resource, child.key as Key, stored);
-      (out[i] as Written[])[j] = {
+      out[i] ??= [];
+      out[i][j] = {
         row: stored.get(childTable.name) ?? {},
         echo: echoValues(resource, 'child', stored),
         written: 1,
@@ -185,17 +216,14 @@ async function writeChildren(
   }
   const childTable = tableOf(resource, 'Child');
   const link = linkTo(childTable, parent);
-  const written = await insertLevel(
-    tx,
-    resource,
-    childTable,
-    all.map(({ i, child }) => ({
-      values: { ...child.child, ...linkValues(link, parentRow(i)) },
-      extensions: child.extensions,
-    })),
-  );
-  all.forEach(({ i, j }, n) => {
-    (out[i] as Written[])[j] = written[n] as Written;
+  const items = await mapInSlices(all, ({ i, child }) => ({
+    values: { ...child.child, ...linkValues(link, parentRow(i)) },
+    extensions: child.extensions,
+  }));
+  const written = await insertLevel(tx, resource, childTable, items);
+  await forEachInSlices(all, ({ i, j }, n) => {
+    out[i] ??= [];
+    out[i][j] = written[n] as Written;
   });
   return out;
 }

@@ -36,7 +36,7 @@ export async function executeUpdate(
 ): Promise<number> {
   let rowsAffected = 0;
   const written: WrittenRow[] = [];
-  for (const run of updateRuns(resource, updates, query)) {
+  for (const run of await updateRuns(resource, updates, query)) {
     rowsAffected +=
       run.length === 1
         ? await updateParents(tx, resource, run[0] as UpdateRows, query, written)

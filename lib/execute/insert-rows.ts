@@ -32,8 +32,9 @@ export async function insertRows(
   table: ResourceTable,
   rows: readonly ColumnValues[],
 ): Promise<StoredRow[]> {
-  if (rows.length === 1 || insertColumns(rows).length === 0) return oneByOne(tx, resource, table, rows);
-  return insertRowsAs(await serverInserts(tx, resource), tx, resource, table, rows);
+  const columns = await insertColumns(rows);
+  if (rows.length === 1 || columns.length === 0) return oneByOne(tx, resource, table, rows);
+  return insertOver(columns, await serverInserts(tx, resource), tx, resource, table, rows);
 }
 
 /** insertRows on a server that reads back inserts as `server` says (the tests name each way on one server). */
@@ -44,14 +45,26 @@ export async function insertRowsAs(
   table: ResourceTable,
   rows: readonly ColumnValues[],
 ): Promise<StoredRow[]> {
-  const columns = insertColumns(rows);
+  const columns = await insertColumns(rows);
   if (columns.length === 0) return oneByOne(tx, resource, table, rows);
+  return insertOver(columns, server, tx, resource, table, rows);
+}
+
+/** Rows inserted over `columns` (those any of them gives, not none). */
+async function insertOver(
+  columns: readonly string[],
+  server: ServerInserts,
+  tx: Executor,
+  resource: SqlResource,
+  table: ResourceTable,
+  rows: readonly ColumnValues[],
+): Promise<StoredRow[]> {
   const generated = table.primaryKey.filter((c) => table.generatedColumns.includes(c));
   const countable = server.idStep !== undefined && generated.length <= 1;
   if (!server.returning && !countable && generated.length > 0) return oneByOne(tx, resource, table, rows);
   const dialect = sqlDialect(resource.dialect);
   const out: StoredRow[] = [];
-  for (const batch of insertBatches(dialect, columns, rows)) {
+  for (const batch of await insertBatches(dialect, columns, rows)) {
     if (server.returning) {
       const result = await tx.run(compileInsertRows(dialect, table, columns, batch, true));
       out.push(...result.rows.map((row) => ({ ...row })));

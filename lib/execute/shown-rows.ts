@@ -8,6 +8,7 @@
  */
 import type { Executor } from '../db/database';
 import { ForbiddenError, NotFoundError } from '../errors';
+import { forEachInSlices, mapInSlices } from '../map-in-slices';
 import type { CallerQuery, ChildChanges, Key, Target, TypedFilter } from '../plan/plan';
 import type { SqlResource } from '../resource';
 import { keyLabels, tableOf } from '../resource-levels';
@@ -222,10 +223,13 @@ async function firstHidden(
   labels: readonly string[],
   keys: readonly Key[],
 ): Promise<number> {
-  const seen = new Set((await shownKeys(tx, resource, query, labels, keys)).map(text));
-  for (const [i, key] of keys.entries()) {
-    if (seen.has(text(key))) continue;
-    if ((await shownKeys(tx, resource, query, labels, [key])).length === 0) return i;
+  const seen = new Set(await mapInSlices(await shownKeys(tx, resource, query, labels, keys), text));
+  const unseen: number[] = [];
+  await forEachInSlices(keys, (key, i) => {
+    if (!seen.has(text(key))) unseen.push(i);
+  });
+  for (const i of unseen) {
+    if ((await shownKeys(tx, resource, query, labels, [keys[i] as Key])).length === 0) return i;
   }
   return -1;
 }

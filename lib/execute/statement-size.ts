@@ -1,7 +1,9 @@
 /**
  * How many keys or rows one statement carries: few enough that every statement stays below RDS Proxy's 16 KB
- * of text (a longer one pins the client's session) and the drivers' parameter limits. Pure.
+ * of text (a longer one pins the client's session) and the drivers' parameter limits. Many rows are sized a
+ * slice at a time (map-in-slices). Pure.
  */
+import { forEachInSlices } from '../map-in-slices';
 import type { ColumnValues } from '../plan/plan';
 import type { SqlDialect } from '../sql/dialect';
 import type { Match } from '../sql/match';
@@ -42,12 +44,12 @@ export interface ItemSize {
  * `items` in consecutive runs, one statement each: a run ends before the item that would take its text past
  * statementBytes or its parameters past maxParams. An item too long on its own still gets a statement of its own.
  */
-export function sizedRuns<T>(items: readonly T[], sizeOf: (item: T) => ItemSize): T[][] {
+export async function sizedRuns<T>(items: readonly T[], sizeOf: (item: T) => ItemSize): Promise<T[][]> {
   const out: T[][] = [];
   let run: T[] = [];
   let bytes = 0;
   let params = 0;
-  for (const item of items) {
+  await forEachInSlices(items, (item) => {
     const size = sizeOf(item);
     if (run.length > 0 && (bytes + size.bytes > statementBytes || params + size.params > maxParams)) {
       out.push(run);
@@ -58,7 +60,7 @@ export function sizedRuns<T>(items: readonly T[], sizeOf: (item: T) => ItemSize)
     run.push(item);
     bytes += size.bytes;
     params += size.params;
-  }
+  });
   if (run.length > 0) out.push(run);
   return out;
 }
@@ -74,7 +76,7 @@ export function insertBatches(
   dialect: SqlDialect,
   columns: readonly string[],
   rows: readonly ColumnValues[],
-): ColumnValues[][] {
+): Promise<ColumnValues[][]> {
   return sizedRuns(rows, (row) => {
     let bytes = 4; // "(", ")", ", "
     let params = 0;

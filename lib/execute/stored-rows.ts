@@ -1,9 +1,11 @@
 /**
  * Rows as the database stores them, inside the request's transaction: insert one and read it back (in the
  * same statement where the dialect returns it, else by its key), read one, find which keys exist, and the rows a
- * row looks up many-to-one.
+ * row looks up many-to-one. What is done for each of many keys between statements is done a slice at a time
+ * (map-in-slices).
  */
 import type { Executor } from '../db/database';
+import { forEachInSlices, mapInSlices } from '../map-in-slices';
 import type { ColumnValues, Key } from '../plan/plan';
 import type { ResourceTable, SqlResource } from '../resource';
 import { compileInsert } from '../sql/compile-insert';
@@ -15,6 +17,9 @@ import { chunks } from './statement-size';
 import { byKey } from './table-links';
 
 export type StoredRow = Record<string, Value>;
+
+/** A key as text, to find it among others: its values as strings, so 5n and '5' are the same key. */
+const text = (key: readonly unknown[]) => JSON.stringify(key.map(String));
 
 /** Inserts one row; returns it as stored: from RETURNING, or read back by its key or the insert id. */
 export async function insertTableRow(
@@ -56,17 +61,13 @@ export async function selectRowsByKey(
   columns: readonly string[] = table.primaryKey,
 ): Promise<(StoredRow | undefined)[]> {
   const found = new Map<string, StoredRow>();
-  const text = (key: readonly unknown[]) => JSON.stringify(key.map(String));
   for (const chunk of chunks(keys)) {
     const { rows } = await tx.run(
       compileSelectWhere(sqlDialect(resource.dialect), table, '*', [{ columns, keys: chunk }]),
     );
     for (const row of rows) found.set(text(columns.map((c) => row[c] ?? null)), { ...row });
   }
-  const out: (StoredRow | undefined)[] = [];
-  for (const key of keys)
-    out.push(found.get(text(key)) ?? (await selectRow(tx, resource, table, [{ columns, keys: [key] }])));
-  return out;
+  return mapInSlices(keys, (key) => found.get(text(key)) ?? selectRow(tx, resource, table, [{ columns, keys: [key] }]));
 }
 
 /** The values of `columns` of every row matching `match` (in chunks of keys) and every other Match. */
@@ -102,13 +103,17 @@ export async function readLookupsOfRows(
   for (const table of Object.values(resource.tables)) {
     if (table.lookup?.owner !== owner.name) continue;
     const { columns, references } = table.lookup;
-    const keys = ownerRows.map((row) => columns.map((c) => row[c] ?? null));
-    const wanted = keys.filter((key) => key.every((v) => v !== null));
-    const unique = [...new Map(wanted.map((key) => [JSON.stringify(key.map(String)), key])).values()];
-    const rows = await selectRowsByKey(tx, resource, table, unique, references);
-    const byText = new Map(unique.map((key, i) => [JSON.stringify(key.map(String)), rows[i]]));
-    keys.forEach((key, i) => {
-      const row = byText.get(JSON.stringify(key.map(String)));
+    const keys = await mapInSlices(ownerRows, (row) => columns.map((c) => row[c] ?? null));
+    // each key once, where it first appears (as the last row that gives it has it)
+    const unique = new Map<string, Key>();
+    await forEachInSlices(keys, (key) => {
+      if (key.every((v) => v !== null)) unique.set(text(key), key);
+    });
+    const rows = await selectRowsByKey(tx, resource, table, [...unique.values()], references);
+    const byText = new Map<string, StoredRow | undefined>();
+    await forEachInSlices([...unique.keys()], (keyText, i) => byText.set(keyText, rows[i]));
+    await forEachInSlices(keys, (key, i) => {
+      const row = byText.get(text(key));
       if (row) stored[i]?.set(table.name, row);
     });
   }

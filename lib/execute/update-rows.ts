@@ -1,16 +1,18 @@
 /**
  * U1 of many rows with few statements: consecutive rows, each by its own key, that set the same parent columns
  * and need no caller's check or extension row, go into one UPDATE (compile-update-rows) as statement-size allows.
- * Every other update is left to execute-update, one at a time, in its place in the order.
+ * Every other update is left to execute-update, one at a time, in its place in the order. Many updates are grouped
+ * a slice at a time (map-in-slices).
  */
 import type { Executor } from '../db/database';
+import { forEachInSlices, mapInSlices } from '../map-in-slices';
 import type { CallerQuery, Key, UpdateRows } from '../plan/plan';
 import type { SqlResource } from '../resource';
 import { tableOf } from '../resource-levels';
 import { compileUpdateRows } from '../sql/compile-update-rows';
 import { sqlDialect } from '../sql/dialect';
 import { checksRows, shownParents } from './shown-rows';
-import { paramBytes, sizedRuns } from './statement-size';
+import { type ItemSize, paramBytes, sizedRuns } from './statement-size';
 import { byKey } from './table-links';
 
 /**
@@ -35,22 +37,21 @@ function batchable(update: UpdateRows, keyColumns: readonly string[], query: Cal
  * same columns of different rows (a row named twice is updated, and counted, twice, in order), sized by
  * statement-size. Any other update is a run of its own.
  */
-export function updateRuns(
+export async function updateRuns(
   resource: SqlResource,
   updates: readonly UpdateRows[],
   query: CallerQuery | undefined,
-): UpdateRows[][] {
+): Promise<UpdateRows[][]> {
   const parent = tableOf(resource, 'Parent');
-  const dialect = sqlDialect(resource.dialect);
   const groups: UpdateRows[][] = [];
   let columns = '';
   let keys = new Set<string>();
-  for (const update of updates) {
+  await forEachInSlices(updates, (update) => {
     const last = groups[groups.length - 1];
     if (!batchable(update, parent.primaryKey, query)) {
       groups.push([update]);
       columns = '';
-      continue;
+      return;
     }
     const set = JSON.stringify(Object.keys(update.parent));
     const key = JSON.stringify(keyOf(update).map(String));
@@ -61,22 +62,29 @@ export function updateRuns(
       keys = new Set();
     }
     keys.add(key);
-  }
-  return groups.flatMap((group) =>
-    group.length === 1
-      ? [group]
-      : sizedRuns(group, (update) => {
-          const key = keyOf(update);
-          const match = key.reduce<number>(
-            (n, v, i) => n + (parent.primaryKey[i]?.length ?? 0) + 12 + paramBytes(dialect, v),
-            0,
-          );
-          const values = Object.values(update.parent);
-          const whens = values.reduce<number>((n, v) => n + match + 12 + paramBytes(dialect, v), 0);
-          // the key is listed twice: among the rows to update, and among the rows the query shows
-          return { bytes: whens + 2 * match, params: (values.length + 2) * key.length + values.length };
-        }),
-  );
+  });
+  const sizeOf = updateSize(resource);
+  const runs = await mapInSlices(groups, (group) => (group.length === 1 ? [group] : sizedRuns(group, sizeOf)), {
+    weight: (group) => group.length,
+  });
+  return runs.flat();
+}
+
+/** What one batchable update adds to a statement. */
+function updateSize(resource: SqlResource): (update: UpdateRows) => ItemSize {
+  const parent = tableOf(resource, 'Parent');
+  const dialect = sqlDialect(resource.dialect);
+  return (update) => {
+    const key = keyOf(update);
+    const match = key.reduce<number>(
+      (n, v, i) => n + (parent.primaryKey[i]?.length ?? 0) + 12 + paramBytes(dialect, v),
+      0,
+    );
+    const values = Object.values(update.parent);
+    const whens = values.reduce<number>((n, v) => n + match + 12 + paramBytes(dialect, v), 0);
+    // the key is listed twice: among the rows to update, and among the rows the query shows
+    return { bytes: whens + 2 * match, params: (values.length + 2) * key.length + values.length };
+  };
 }
 
 const keyOf = (update: UpdateRows): Key => (update.target.kind === 'keys' ? (update.target.keys[0] ?? []) : []);

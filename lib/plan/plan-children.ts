@@ -4,6 +4,7 @@
  * created and changed; many-to-many children are existing rows that are only associated or dissociated. Pure.
  */
 import { BadRequestError } from '../errors';
+import { mapInSlices } from '../map-in-slices';
 import type { BodyRow } from '../request/resource-request';
 import type { SqlResource, TableRole } from '../resource';
 import { tableWithRole } from '../resource-levels';
@@ -14,15 +15,16 @@ import { keyFields, type SplitRow, splitRow } from './resource-fields';
 
 export type ChildPurpose = 'insert' | 'update' | 'delete';
 
-export function planChildRows(
+/** Many child rows (C3, U4, D4 take the whole body as children) are planned a slice at a time. */
+export async function planChildRows(
   resource: SqlResource,
   rows: readonly BodyRow[],
   purpose: ChildPurpose,
   parentIndex: number,
-): ChildRow[] {
+): Promise<ChildRow[]> {
   const roles = purpose === 'delete' ? deletedAlongWith(resource, 'child') : [childRoleOf(resource)];
   requireLinked(resource, roles, `${purpose} ${resource.childRowName} rows`);
-  return rows.map((row, i) => {
+  return mapInSlices(rows, (row, i) => {
     const where = `${resource.childRowName} row ${i + 1}${parentIndex >= 0 ? ` of ${resource.rowName} row ${parentIndex + 1}` : ''}`;
     const split = splitRow(resource, row.values, 'child');
     const keyed = resource.kind === 'many-to-many' || purpose !== 'insert';

@@ -1,9 +1,11 @@
 /**
  * Plans the writes of one request (C1-C3, U1-U4, D1-D4): which rows of which tables to insert,
  * update or delete, with converted, validated values. Flat and hierarchical resources alike; the child-row
- * rules live in plan-children. Pure.
+ * rules live in plan-children. A body's rows are planned a slice at a time (map-in-slices), in order, so the first
+ * row in error is the one reported. Pure.
  */
 import { BadRequestError } from '../errors';
+import { forEachInSlices, mapInSlices } from '../map-in-slices';
 import type { BodyRow, BodyType, RawFilter, RawValue, WriteRequest } from '../request/resource-request';
 import type { SqlResource } from '../resource';
 import { keyLabels, tableOf, tableWithRole } from '../resource-levels';
@@ -31,18 +33,18 @@ export interface WriteInput {
  * has no child rows, so its body is read as its own rows even with a key in the path (which planWriteRows
  * refuses, saying why). `claims`: the caller's, bound into a query that uses them.
  */
-export function planWrite(resource: SqlResource, request: WriteRequest, claims: Claims = {}): WritePlan {
+export async function planWrite(resource: SqlResource, request: WriteRequest, claims: Claims = {}): Promise<WritePlan> {
   const query = planCallerQuery(resource, claims);
   if (query) requireKeysForClaims(resource);
   const { body } = request;
   const readable =
     body && body.type !== 'form' && resource.kind === 'flat' ? { ...body, shape: 'parents' as const } : body;
-  const plan = planWriteRows(resource, {
+  const plan = await planWriteRows(resource, {
     op: request.op,
     pathKeys: request.pathKeys,
     filters: request.query.filters,
     bodyType: body?.type,
-    rows: readable ? readBodyRows(resource, readable) : undefined,
+    rows: readable ? await readBodyRows(resource, readable) : undefined,
   });
   return query ? { ...plan, query } : plan;
 }
@@ -70,7 +72,7 @@ function addressesChildren(resource: SqlResource, input: Pick<WriteInput, 'pathK
 }
 
 /** Plans the writes of rows already read from the body. */
-export function planWriteRows(resource: SqlResource, input: WriteInput): WritePlan {
+export async function planWriteRows(resource: SqlResource, input: WriteInput): Promise<WritePlan> {
   const structured = input.bodyType === 'xml' || input.bodyType === 'json';
   if (structured && input.pathKeys.length > 0 && resource.kind === 'flat') {
     throw new BadRequestError(
@@ -95,15 +97,18 @@ export function planWriteRows(resource: SqlResource, input: WriteInput): WritePl
   }
 }
 
+/** A body row weighs one more for each child row in it, in the slices it is planned in. */
+const rowWeight = (row: BodyRow) => 1 + (row.children?.length ?? 0);
+
 function bodyRows(input: WriteInput): readonly BodyRow[] {
   if (!input.rows || input.rows.length === 0) throw new BadRequestError('bad_body', 'The request body holds no rows');
   return input.rows;
 }
 
 /** C3, U4, D4: the body's rows are children of the parent in the path, which must exist. */
-function planUnderPathParent(resource: SqlResource, input: WriteInput): WritePlan {
+async function planUnderPathParent(resource: SqlResource, input: WriteInput): Promise<WritePlan> {
   const parentKey = planPathKey(resource, input.pathKeys);
-  const children = planChildRows(resource, bodyRows(input), input.op, -1);
+  const children = await planChildRows(resource, bodyRows(input), input.op, -1);
   if (input.op === 'insert')
     return { kind: 'insert', rows: [{ parent: {}, extensions: [], key: parentKey, existing: true, children }] };
   const changes: ChildChanges = { parentKey, mustExist: true, children };
@@ -112,7 +117,7 @@ function planUnderPathParent(resource: SqlResource, input: WriteInput): WritePla
     : { kind: 'delete', target: { kind: 'keys', keys: [] }, children: [changes] };
 }
 
-function planInsert(resource: SqlResource, input: WriteInput): WritePlan {
+async function planInsert(resource: SqlResource, input: WriteInput): Promise<WritePlan> {
   if (input.pathKeys.length > 0) {
     throw new BadRequestError(
       'bad_request',
@@ -123,24 +128,28 @@ function planInsert(resource: SqlResource, input: WriteInput): WritePlan {
   }
   if (input.filters.length > 0)
     throw new BadRequestError('bad_parameter', 'POST takes no query parameters but _output');
-  const rows = bodyRows(input).map((row, i): InsertRow => {
-    const split = splitRow(resource, row.values);
-    // a parent given with its key and children may exist already, and is then left as it is: only the database
-    // can tell whether it is inserted
-    if (!(row.children && split.key))
-      requireValues(resource, split, 'parent', 'insert', `${resource.rowName} row ${i + 1}`);
-    const children = row.children ? planChildRows(resource, row.children, 'insert', i) : undefined;
-    return { parent: split.values, extensions: split.extensions, key: split.key, children };
-  });
+  const rows = await mapInSlices(
+    bodyRows(input),
+    async (row, i): Promise<InsertRow> => {
+      const split = splitRow(resource, row.values);
+      // a parent given with its key and children may exist already, and is then left as it is: only the database
+      // can tell whether it is inserted
+      if (!(row.children && split.key))
+        requireValues(resource, split, 'parent', 'insert', `${resource.rowName} row ${i + 1}`);
+      const children = row.children ? await planChildRows(resource, row.children, 'insert', i) : undefined;
+      return { parent: split.values, extensions: split.extensions, key: split.key, children };
+    },
+    { weight: rowWeight },
+  );
   return { kind: 'insert', rows };
 }
 
 /** U1: each parent row carries its full key and either its fields to change or children to change. */
-function planRowUpdates(resource: SqlResource, rows: readonly BodyRow[]): WritePlan {
+async function planRowUpdates(resource: SqlResource, rows: readonly BodyRow[]): Promise<WritePlan> {
   const keyColumns = parentKeyFields(resource).map((f) => f.column as string);
   const updates: UpdateRows[] = [];
   const children: ChildChanges[] = [];
-  rows.forEach((row, i) => {
+  const planRow = async (row: BodyRow, i: number) => {
     const split = splitRow(resource, row.values);
     if (!split.key) throw missingKey(resource, i);
     const parent = Object.fromEntries(Object.entries(split.values).filter(([column]) => !keyColumns.includes(column)));
@@ -155,7 +164,7 @@ function planRowUpdates(resource: SqlResource, rows: readonly BodyRow[]): WriteP
       children.push({
         parentKey: split.key,
         mustExist: false,
-        children: planChildRows(resource, row.children, 'update', i),
+        children: await planChildRows(resource, row.children, 'update', i),
       });
       return;
     }
@@ -164,7 +173,8 @@ function planRowUpdates(resource: SqlResource, rows: readonly BodyRow[]): WriteP
     // the key finds the row: the values set are the others
     requireValues(resource, { ...split, values: parent }, 'parent', 'update', `${resource.rowName} row ${i + 1}`);
     updates.push({ target: { kind: 'keys', keys: [split.key] }, parent, extensions: split.extensions });
-  });
+  };
+  await forEachInSlices(rows, planRow, { weight: rowWeight });
   return { kind: 'update', updates, children };
 }
 
@@ -179,7 +189,7 @@ function planFormUpdate(resource: SqlResource, input: WriteInput): WritePlan {
   return { kind: 'update', updates: [{ target, parent: split.values, extensions: split.extensions }], children: [] };
 }
 
-function planDelete(resource: SqlResource, input: WriteInput): WritePlan {
+async function planDelete(resource: SqlResource, input: WriteInput): Promise<WritePlan> {
   if (input.bodyType === 'form') {
     throw new BadRequestError('bad_body', 'DELETE takes XML or JSON rows in its body, or none; not form fields');
   }
@@ -192,12 +202,17 @@ function planDelete(resource: SqlResource, input: WriteInput): WritePlan {
   }
   const keys: Key[] = [];
   const children: ChildChanges[] = [];
-  bodyRows(input).forEach((row, i) => {
+  const planRow = async (row: BodyRow, i: number) => {
     const key = rowKey(resource, row, i);
     if (row.children === undefined) keys.push(key);
     else
-      children.push({ parentKey: key, mustExist: false, children: planChildRows(resource, row.children, 'delete', i) });
-  });
+      children.push({
+        parentKey: key,
+        mustExist: false,
+        children: await planChildRows(resource, row.children, 'delete', i),
+      });
+  };
+  await forEachInSlices(bodyRows(input), planRow, { weight: rowWeight });
   if (keys.length > 0) deleteParents();
   return { kind: 'delete', target: { kind: 'keys', keys }, children };
 }

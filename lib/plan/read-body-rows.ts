@@ -2,17 +2,20 @@
  * A request body's rows, read by the resource's names: XML row elements named by the row name or by the
  * table's name (restSQL clients write the latter), child rows nested in their parent's element; JSON an object
  * whose one key is the collection name, child rows under the child collection name. With the parent in the
- * path (C3, U4, D4) the rows are child rows. Any other name is a 400 naming it. Pure; values stay raw text.
+ * path (C3, U4, D4) the rows are child rows. Any other name is a 400 naming it. A body's rows are read a slice at a
+ * time (map-in-slices), every row's names checked before any row is read, as a plain loop would. Pure; values stay
+ * raw text.
  */
 import { isLosslessNumber } from 'lossless-json';
 import { BadRequestError } from '../errors';
+import { forEachInSlices, mapInSlices } from '../map-in-slices';
 import type { BodyRow, RawValue, RequestBody, XmlElement } from '../request/resource-request';
 import type { SqlResource } from '../resource';
 import { tableOf, tableWithRole } from '../resource-levels';
 
 type JsonObject = Record<string, unknown>;
 
-export function readBodyRows(resource: SqlResource, body: RequestBody): BodyRow[] {
+export async function readBodyRows(resource: SqlResource, body: RequestBody): Promise<BodyRow[]> {
   switch (body.type) {
     case 'form':
       return [body.row];
@@ -25,14 +28,21 @@ export function readBodyRows(resource: SqlResource, body: RequestBody): BodyRow[
 
 // XML -----------------------------------------------------------------------------------------------------------
 
-function xmlRows(resource: SqlResource, root: XmlElement, shape: 'parents' | 'children'): BodyRow[] {
+async function xmlRows(resource: SqlResource, root: XmlElement, shape: 'parents' | 'children'): Promise<BodyRow[]> {
   const rowNames = elementNames(resource.rowName, tableOf(resource, 'Parent').table);
   const child = tableWithRole(resource, 'Child');
   const childNames =
     resource.childRowName === undefined ? undefined : elementNames(resource.childRowName, child?.table);
-  if (shape === 'parents') return elementsIn(root, rowNames).map((row) => parentRow(row, childNames));
+  if (shape === 'parents') {
+    await forEachInSlices(root.children, (row) => checkElement(root, row, rowNames));
+    // a row weighs one more for each child row in it
+    return mapInSlices(root.children, (row) => parentRow(row, childNames), {
+      weight: (row) => 1 + row.children.length,
+    });
+  }
   if (childNames === undefined) throw noChildRows();
-  return elementsIn(root, childNames).map(leafRow);
+  await forEachInSlices(root.children, (row) => checkElement(root, row, childNames));
+  return mapInSlices(root.children, leafRow);
 }
 
 /** A row element is named by its row name, or by its table's name. */
@@ -54,19 +64,20 @@ function leafRow(row: XmlElement): BodyRow {
 }
 
 /** The element children of `parent`, each checked against `allowed`. */
-function elementsIn(parent: XmlElement, allowed: readonly string[]): XmlElement[] {
-  for (const child of parent.children) {
-    if (!allowed.includes(child.name)) {
-      const expected = allowed.length === 0 ? 'no elements are allowed there' : `expected ${allowed.join(' or ')}`;
-      throw bad(`The XML body has an element ${child.name} inside ${parent.name}; ${expected}`);
-    }
-  }
-  return [...parent.children];
+function elementsIn(parent: XmlElement, allowed: readonly string[]): readonly XmlElement[] {
+  for (const child of parent.children) checkElement(parent, child, allowed);
+  return parent.children;
+}
+
+function checkElement(parent: XmlElement, child: XmlElement, allowed: readonly string[]): void {
+  if (allowed.includes(child.name)) return;
+  const expected = allowed.length === 0 ? 'no elements are allowed there' : `expected ${allowed.join(' or ')}`;
+  throw bad(`The XML body has an element ${child.name} inside ${parent.name}; ${expected}`);
 }
 
 // JSON ----------------------------------------------------------------------------------------------------------
 
-function jsonRows(resource: SqlResource, document: unknown, shape: 'parents' | 'children'): BodyRow[] {
+async function jsonRows(resource: SqlResource, document: unknown, shape: 'parents' | 'children'): Promise<BodyRow[]> {
   const collection = shape === 'parents' ? resource.collectionName : resource.childCollectionName;
   if (collection === undefined) throw noChildRows();
   const quoted = JSON.stringify(collection);
@@ -78,32 +89,51 @@ function jsonRows(resource: SqlResource, document: unknown, shape: 'parents' | '
     const found = keys.length === 0 ? 'no keys' : keys.map((key) => JSON.stringify(key)).join(', ');
     throw bad(`The JSON body must have exactly one key, ${quoted}; found ${found}`);
   }
+  const rows = arrayOf(document[collection], quoted);
+  await forEachInSlices(rows, (row, index) => checkRowObject(row, rowWhere(index, quoted)));
   const childCollection = shape === 'parents' ? resource.childCollectionName : undefined;
-  return rowObjects(document[collection], quoted).map(([row, where]) => toBodyRow(row, where, childCollection));
-}
-
-/** `value` must be an array of objects; `where` names it in messages. Returns each row with its own `where`. */
-function rowObjects(value: unknown, where: string): [JsonObject, string][] {
-  if (!Array.isArray(value))
-    throw bad(`In the JSON body, ${where} must be an array of row objects; found ${describe(value)}`);
-  return value.map((row: unknown, index): [JsonObject, string] => {
-    const rowWhere = `row ${index + 1} of ${where}`;
-    if (!isObject(row)) throw bad(`In the JSON body, ${rowWhere} must be an object; found ${describe(row)}`);
-    return [row, rowWhere];
+  // a row weighs one more for each child row in it
+  const weight = (row: unknown) => 1 + childCount(row as JsonObject, childCollection);
+  return mapInSlices(rows as JsonObject[], (row, index) => toBodyRow(row, rowWhere(index, quoted), childCollection), {
+    weight,
   });
 }
 
-/** Only the child collection of a hierarchical parent may hold rows; every other property is a plain value. */
+/** `value` must be an array; `where` names it in messages. */
+function arrayOf(value: unknown, where: string): unknown[] {
+  if (!Array.isArray(value))
+    throw bad(`In the JSON body, ${where} must be an array of row objects; found ${describe(value)}`);
+  return value;
+}
+
+function checkRowObject(row: unknown, where: string): asserts row is JsonObject {
+  if (!isObject(row)) throw bad(`In the JSON body, ${where} must be an object; found ${describe(row)}`);
+}
+
+const rowWhere = (index: number, where: string) => `row ${index + 1} of ${where}`;
+
+function childCount(row: JsonObject, childCollection: string | undefined): number {
+  const children = childCollection === undefined ? undefined : row[childCollection];
+  return Array.isArray(children) ? children.length : 0;
+}
+
+/**
+ * Only the child collection of a hierarchical parent may hold rows; every other property is a plain value. The
+ * messages' places are written only for an error: a body of many rows has many properties.
+ */
 function toBodyRow(row: JsonObject, where: string, childCollection: string | undefined): BodyRow {
   const values: [string, RawValue][] = [];
   let children: BodyRow[] | undefined;
   for (const [name, value] of Object.entries(row)) {
     if (name === childCollection) {
-      children = rowObjects(value, `${JSON.stringify(name)} in ${where}`).map(([child, childWhere]) =>
-        toBodyRow(child, childWhere, undefined),
+      const childrenWhere = `${JSON.stringify(name)} in ${where}`;
+      const objects = arrayOf(value, childrenWhere);
+      for (const [index, child] of objects.entries()) checkRowObject(child, rowWhere(index, childrenWhere));
+      children = (objects as JsonObject[]).map((child, index) =>
+        toBodyRow(child, rowWhere(index, childrenWhere), undefined),
       );
     } else {
-      values.push([name, toRawValue(value, `property ${JSON.stringify(name)} of ${where}`)]);
+      values.push([name, toRawValue(value, name, where)]);
     }
   }
   const result = { values: Object.fromEntries(values) };
@@ -111,10 +141,12 @@ function toBodyRow(row: JsonObject, where: string, childCollection: string | und
 }
 
 /** A number keeps its exact digits as a string; the converter treats JSON strings and numbers alike. */
-function toRawValue(value: unknown, where: string): RawValue {
+function toRawValue(value: unknown, name: string, where: string): RawValue {
   if (isLosslessNumber(value)) return value.value;
   if (value === null || typeof value === 'string' || typeof value === 'boolean') return value;
-  throw bad(`In the JSON body, ${where} must be a string, number, boolean or null; found ${describe(value)}`);
+  throw bad(
+    `In the JSON body, property ${JSON.stringify(name)} of ${where} must be a string, number, boolean or null; found ${describe(value)}`,
+  );
 }
 
 function isObject(value: unknown): value is JsonObject {

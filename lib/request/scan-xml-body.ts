@@ -1,9 +1,9 @@
 /**
  * The fast reader of XML request bodies: saxes, a conformant streaming XML 1.0 tokenizer, builds the element tree
  * of the text slice by slice. It returns a tree only where the checked reader (read-xml-checked.ts) is sure to
- * return the same one; it declines everything else — malformed XML, any text, a DOCTYPE, and the few things the two
- * readers treat differently — and then the checked reader answers (read-xml-body.ts). So it never names an error
- * itself. Pure; must not parse XML by hand.
+ * return the same one; it declines everything else — malformed XML (but for a `--` in a comment, which both read
+ * alike), any text, a DOCTYPE, and the few things the two readers treat differently — and then the checked reader
+ * answers (read-xml-body.ts). So it never names an error itself. Pure; must not parse XML by hand.
  */
 import { SaxesParser } from 'saxes';
 import type { XmlElement } from './resource-request';
@@ -54,8 +54,9 @@ export type XmlScanResult =
 
 /**
  * saxes keeps its handlers as properties of the parser: past seven of them V8 turns the parser into a slow
- * dictionary object and saxes runs four times slower. So six handlers, no error handler (saxes then throws, and
- * anything thrown while scanning declines), and the declaration's version is read at the root's start tag.
+ * dictionary object and saxes runs four times slower. So seven handlers at most: the error handler declines every
+ * error but one (anything thrown while scanning declines), and the declaration's version is read at the root's
+ * start tag.
  */
 export function scanXmlBody(text: string): XmlBodyScan {
   const parser = new SaxesParser(options);
@@ -70,6 +71,12 @@ export function scanXmlBody(text: string): XmlBodyScan {
     throw new Declined();
   };
   parser.on('doctype', decline);
+  parser.on('error', (error) => {
+    // `--` inside a comment: XML forbids it, but fast-xml-parser reads it as comment up to the first `-->`, and saxes,
+    // once it has said so, reads on the same way; but for `---`, where saxes would read past that `-->`
+    if (error.message.endsWith('malformed comment.') && text[parser.position - 1] !== '-') return;
+    decline();
+  });
   parser.on('text', (data) => {
     if (data.trim() !== '') decline();
   });

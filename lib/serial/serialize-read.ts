@@ -6,11 +6,12 @@ import type { SqlResource } from '../resource';
 import type { OutputType, OutRow } from '../values';
 import { serializeJsonRows, serializeXmlDocument } from './serialize-rows';
 
-export function serializeRead(resource: SqlResource, rows: readonly OutRow[], type: OutputType): string {
+/** Asynchronous only so that many rows are written a slice at a time (serialize-rows). */
+export async function serializeRead(resource: SqlResource, rows: readonly OutRow[], type: OutputType): Promise<string> {
   switch (type) {
     case 'application/xml':
       return serializeXmlDocument(resource, 'readResponse', {}, rows);
     case 'application/json':
-      return `{${serializeJsonRows(resource, rows)}}`;
+      return `{${await serializeJsonRows(resource, rows)}}`;
   }
 }

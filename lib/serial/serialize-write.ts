@@ -6,18 +6,21 @@ import type { SqlResource } from '../resource';
 import type { OutputType, OutRow } from '../values';
 import { serializeJsonRows, serializeXmlDocument } from './serialize-rows';
 
-/** `rows` is given for inserts only; updates and deletes report the count alone. */
-export function serializeWrite(
+/**
+ * `rows` is given for inserts only; updates and deletes report the count alone. Asynchronous only so that many rows
+ * are written a slice at a time (serialize-rows).
+ */
+export async function serializeWrite(
   resource: SqlResource,
   rowsAffected: number,
   rows: readonly OutRow[] | undefined,
   type: OutputType,
-): string {
+): Promise<string> {
   const count = String(rowsAffected);
   switch (type) {
     case 'application/xml':
       return serializeXmlDocument(resource, 'writeResponse', { rowsAffected: count }, rows ?? []);
     case 'application/json':
-      return `{"rowsAffected":${count}${rows === undefined ? '' : `,${serializeJsonRows(resource, rows)}`}}`;
+      return `{"rowsAffected":${count}${rows === undefined ? '' : `,${await serializeJsonRows(resource, rows)}`}}`;
   }
 }

@@ -4,6 +4,7 @@
  * statement returns the rows as stored, in the order of the VALUES lists. How many rows go into one statement
  * is decided by lib/execute/statement-size, not here. Pure.
  */
+import { forEachInSlices } from '../map-in-slices';
 import type { ColumnValues } from '../plan/plan';
 import type { ResourceTable } from '../resource';
 import type { CompiledQuery } from './compiled-query';
@@ -28,9 +29,11 @@ export function compileInsertRows(
   );
 }
 
-/** The columns that any of `rows` gives, in the order they first appear. */
-export function insertColumns(rows: readonly ColumnValues[]): string[] {
+/** The columns that any of `rows` gives, in the order they first appear; many rows a slice at a time. */
+export async function insertColumns(rows: readonly ColumnValues[]): Promise<string[]> {
   const columns = new Set<string>();
-  for (const row of rows) for (const column of Object.keys(row)) columns.add(column);
+  await forEachInSlices(rows, (row) => {
+    for (const column of Object.keys(row)) columns.add(column);
+  });
   return [...columns];
 }

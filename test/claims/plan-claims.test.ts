@@ -13,7 +13,7 @@ import type { ClaimPlaceholder, Dialect, SqlResource } from '../../lib/resource'
 import { compileSelect, compileSelectWhere } from '../../lib/sql/compile-select';
 import type { CompiledQuery } from '../../lib/sql/compiled-query';
 import { sqlDialect } from '../../lib/sql/dialect';
-import { bookResource, dialects, serviceErrorOf } from '../support/resources';
+import { bookResource, dialects, serviceErrorOf, serviceErrorOfAsync } from '../support/resources';
 
 /** Book, its query limited per caller: `owner = {{claim:sub}} and shelf in ({{claim:org.shelf}}, 0)`. */
 function mine(dialect: Dialect): SqlResource {
@@ -163,19 +163,21 @@ describe('planRead and planWrite carry the caller query', () => {
     query: { filters: [] },
   } as unknown as WriteRequest;
 
-  it.each(dialects)('a write through a query with claims (%s)', (dialect) => {
-    const plan = planWrite(mine(dialect), del, aliceClaims);
+  it.each(dialects)('a write through a query with claims (%s)', async (dialect) => {
+    const plan = await planWrite(mine(dialect), del, aliceClaims);
     expect(plan).toMatchObject({ kind: 'delete', query: { values: ['alice', 'top'] } });
   });
 
-  it.each(dialects)('a missing claim stops a write before anything else (%s)', (dialect) => {
-    expect(serviceErrorOf(() => planWrite(mine(dialect), del, {}))).toMatchObject({ code: 'claim_missing' });
+  it.each(dialects)('a missing claim stops a write before anything else (%s)', async (dialect) => {
+    expect(await serviceErrorOfAsync(() => planWrite(mine(dialect), del, {}))).toMatchObject({
+      code: 'claim_missing',
+    });
   });
 
-  it.each(dialects)('a query with claims that does not select its key serves reads only (%s)', (dialect) => {
+  it.each(dialects)('a query with claims that does not select its key serves reads only (%s)', async (dialect) => {
     const resource = mine(dialect);
     const keyless = { ...resource, fields: resource.fields.filter((f) => f.label !== 'id') };
-    expect(serviceErrorOf(() => planWrite(keyless, del, aliceClaims))).toEqual({
+    expect(await serviceErrorOfAsync(() => planWrite(keyless, del, aliceClaims))).toEqual({
       name: 'BadRequestError',
       status: 400,
       code: 'bad_request',

@@ -67,6 +67,31 @@ describe.each(targets())('bulk writes on $name', (target) => {
     expect(await fx.count('item_ext')).toBe(2);
   });
 
+  const xmlRows = (rows: string[]) => `<request>${rows.join('')}</request>`;
+  const postXml = (body: string) =>
+    invoke({ method: 'POST', path: '/res/Item', headers: { 'content-type': 'application/xml' }, body });
+
+  it('C2 of 2,000 XML rows whose row 1,990 has a price that is no number is a 400 naming it, and writes nothing', async () => {
+    const rows = Array.from(
+      { length: 2000 },
+      (_, i) => `<item name="late-${i}" price="${i === 1989 ? 'lots' : '1.00'}"/>`,
+    );
+    const reply = await postXml(xmlRows(rows));
+    expect(reply.status).toBe(400);
+    expect(reply.body).toBe('Could not convert price value "lots" to number');
+    expect(await fx.count('item')).toBe(4);
+  });
+
+  it('every row of 2,000 is read before any is planned: an element in row 1,900 is reported before a bad value in row 100', async () => {
+    const rows = Array.from({ length: 2000 }, (_, i) =>
+      i === 99 ? '<item name="x" price="lots"/>' : i === 1899 ? '<item name="y"><x/></item>' : `<item name="r-${i}"/>`,
+    );
+    const reply = await postXml(xmlRows(rows));
+    expect(reply.status).toBe(400);
+    expect(reply.body).toBe('The XML body has an element x inside item; no elements are allowed there');
+    expect(await fx.count('item')).toBe(4);
+  });
+
   it('U1 of 1,200 rows: each row its own values, in order, a repeated key updated twice, a missing one not', async () => {
     const created = await post('/res/Item', { items: Array.from({ length: 1200 }, (_, i) => ({ name: `u-${i}` })) });
     const ids = (created.json().items as Row[]).map((r) => r.id as number);

@@ -18,6 +18,7 @@ import {
   languageResource,
   logResource,
   serviceErrorOf,
+  serviceErrorOfAsync,
   table,
 } from '../support/resources';
 
@@ -1012,15 +1013,68 @@ const badWrites: { name: string; resource: Make; input: WriteInput; error: Expec
 
 describe('planWrite', () => {
   describe.each(dialects)('%s', (dialect) => {
-    it.each(writes)('$name', ({ resource, input, plan }) => {
-      expect(planWriteRows(resource(dialect), input)).toEqual(plan);
+    it.each(writes)('$name', async ({ resource, input, plan }) => {
+      expect(await planWriteRows(resource(dialect), input)).toEqual(plan);
     });
 
-    it.each(badWrites)('$name', ({ resource, input, error }) => {
-      expect(serviceErrorOf(() => planWriteRows(resource(dialect), input))).toEqual({
+    it.each(badWrites)('$name', async ({ resource, input, error }) => {
+      expect(await serviceErrorOfAsync(() => planWriteRows(resource(dialect), input))).toEqual({
         name: 'BadRequestError',
         ...error,
       });
     });
+  });
+});
+
+describe('planWrite of many rows, a slice at a time', () => {
+  const titled = (i: number): Record<string, RawValue> => ({ title: `t${i}`, price: `${i}.50` });
+  const many = (n: number, change: Record<number, Record<string, RawValue>> = {}) =>
+    Array.from({ length: n }, (_, i) => change[i + 1] ?? titled(i));
+
+  it.each(dialects)('%s: 1,000 rows give the plans each row gives alone, in order', async (dialect) => {
+    const rows = many(1000);
+    const input = (values: Record<string, RawValue>[]): WriteInput => ({
+      op: 'insert',
+      pathKeys: [],
+      filters: [],
+      ...json(...values),
+    });
+    const whole = await planWriteRows(bookResource(dialect), input(rows));
+    const alone = await Promise.all(rows.map((row) => planWriteRows(bookResource(dialect), input([row]))));
+    expect(whole).toEqual({ kind: 'insert', rows: alone.flatMap((plan) => (plan.kind === 'insert' ? plan.rows : [])) });
+  });
+
+  it.each<[string, Record<number, Record<string, RawValue>>, ExpectedError]>([
+    [
+      'a bad value in row 700 before an unknown field in row 900',
+      { 700: { title: 'x', price: 'seven' }, 900: { title: 'y', colour: 'red' } },
+      { status: 400, code: 'bad_value', message: 'Could not convert price value "seven" to number' },
+    ],
+    [
+      'an unknown field in row 700 before a bad value in row 900',
+      { 700: { title: 'y', colour: 'red' }, 900: { title: 'x', price: 'seven' } },
+      {
+        status: 400,
+        code: 'bad_body',
+        message: `Unknown field colour in resource shop.Book; its fields are ${bookFields}`,
+      },
+    ],
+  ])('reports the first row in error of 1,000: %s', async (_name, change, error) => {
+    const input: WriteInput = { op: 'insert', pathKeys: [], filters: [], ...json(...many(1000, change)) };
+    expect(await serviceErrorOfAsync(() => planWriteRows(bookResource('postgres'), input))).toEqual({
+      name: 'BadRequestError',
+      ...error,
+    });
+  });
+
+  it('names the row of 1,000 that lacks its key (U1, D1)', async () => {
+    const rows = many(1000, { 800: { title: 'no key' } }).map((row, i) => (i === 799 ? row : { ...row, id: `${i}` }));
+    for (const op of ['update', 'delete'] as const) {
+      const input: WriteInput = { op, pathKeys: [], filters: [], ...xml(...rows) };
+      expect(await serviceErrorOfAsync(() => planWriteRows(bookResource('mysql'), input))).toMatchObject({
+        code: 'missing_key',
+        message: 'Row 800 lacks its key: shop.Book rows are identified by id',
+      });
+    }
   });
 });

@@ -3,7 +3,7 @@ import { type BodyNames, badBody, failure, flatNames, hierarchicalNames, parseBo
 
 type Shape = 'parents' | 'children';
 
-function parseJson(text: string, names: BodyNames = flatNames, shape: Shape = 'parents'): BodyRow[] {
+function parseJson(text: string, names: BodyNames = flatNames, shape: Shape = 'parents'): Promise<BodyRow[]> {
   return parseBody('json', text, names, shape);
 }
 
@@ -31,12 +31,12 @@ describe('parseBody JSON', () => {
     ],
     ['an empty row', '{"items":[{}]}', [{ values: {} }]],
     ['a key given twice with the same value', '{"items":[{"id":1,"id":1}]}', [{ values: { id: '1' } }]],
-  ])('reads %s', (_what, text, rows) => {
-    expect(parseJson(text)).toEqual(rows);
+  ])('reads %s', async (_what, text, rows) => {
+    expect(await parseJson(text)).toEqual(rows);
   });
 
-  it('keeps a __proto__ property as an own value, not a prototype', () => {
-    const [row] = parseJson('{"items":[{"__proto__":"x","id":1}]}');
+  it('keeps a __proto__ property as an own value, not a prototype', async () => {
+    const [row] = await parseJson('{"items":[{"__proto__":"x","id":1}]}');
     expect(Object.entries(row?.values ?? {})).toEqual([
       ['__proto__', 'x'],
       ['id', '1'],
@@ -44,18 +44,18 @@ describe('parseBody JSON', () => {
     expect(Object.getPrototypeOf(row?.values)).toBe(Object.prototype);
   });
 
-  it('reads hierarchical parents with children only where the child collection is given', () => {
+  it('reads hierarchical parents with children only where the child collection is given', async () => {
     const text =
       '{"langs":[{"langId":1,"movies":[{"filmId":9},{"filmId":2,"rate":4.90}]},{"langName":"New"},{"langId":3,"movies":[]}]}';
-    expect(parseJson(text, hierarchicalNames)).toEqual([
+    expect(await parseJson(text, hierarchicalNames)).toEqual([
       { values: { langId: '1' }, children: [{ values: { filmId: '9' } }, { values: { filmId: '2', rate: '4.90' } }] },
       { values: { langName: 'New' } },
       { values: { langId: '3' }, children: [] },
     ]);
   });
 
-  it('reads child rows under the child collection for the children shape', () => {
-    expect(parseJson('{"movies":[{"filmId":2},{"filmId":"1"}]}', hierarchicalNames, 'children')).toEqual([
+  it('reads child rows under the child collection for the children shape', async () => {
+    expect(await parseJson('{"movies":[{"filmId":2},{"filmId":"1"}]}', hierarchicalNames, 'children')).toEqual([
       { values: { filmId: '2' } },
       { values: { filmId: '1' } },
     ]);
@@ -234,7 +234,7 @@ describe('parseBody JSON', () => {
       'children',
       'The body lists child rows, but this resource has no child rows',
     ],
-  ])('refuses %s', (_what, text, names, shape, message) => {
-    expect(failure(() => parseJson(text, names, shape))).toEqual(badBody(message));
+  ])('refuses %s', async (_what, text, names, shape, message) => {
+    expect(await failure(() => parseJson(text, names, shape))).toEqual(badBody(message));
   });
 });

@@ -3,7 +3,7 @@ import { type BodyNames, badBody, failure, flatNames, hierarchicalNames, parseBo
 
 type Shape = 'parents' | 'children';
 
-function parseXml(text: string, names: BodyNames = flatNames, shape: Shape = 'parents'): BodyRow[] {
+function parseXml(text: string, names: BodyNames = flatNames, shape: Shape = 'parents'): Promise<BodyRow[]> {
   return parseBody('xml', text, names, shape);
 }
 
@@ -43,45 +43,45 @@ describe('parseBody XML', () => {
       '<request><item toString="1" valueOf="2" hasOwnProperty="3"/></request>',
       [{ values: { toString: '1', valueOf: '2', hasOwnProperty: '3' } }],
     ],
-  ])('reads %s', (_what, text, rows) => {
-    expect(parseXml(text)).toEqual(rows);
+  ])('reads %s', async (_what, text, rows) => {
+    expect(await parseXml(text)).toEqual(rows);
   });
 
-  it('reads hierarchical parents with their children nested, in order', () => {
+  it('reads hierarchical parents with their children nested, in order', async () => {
     const text =
       '<request><lang langId="1"><movie filmId="9"/><movie filmId="2" title="B"/></lang>' +
       '<lang langName="New"/><lang langId="3">\n</lang></request>';
-    expect(parseXml(text, hierarchicalNames)).toEqual([
+    expect(await parseXml(text, hierarchicalNames)).toEqual([
       { values: { langId: '1' }, children: [{ values: { filmId: '9' } }, { values: { filmId: '2', title: 'B' } }] },
       { values: { langName: 'New' } },
       { values: { langId: '3' } },
     ]);
   });
 
-  it('reads child rows directly under request for the children shape', () => {
+  it('reads child rows directly under request for the children shape', async () => {
     const text = '<request><movie filmId="2"/><movie filmId="1"/></request>';
-    expect(parseXml(text, hierarchicalNames, 'children')).toEqual([
+    expect(await parseXml(text, hierarchicalNames, 'children')).toEqual([
       { values: { filmId: '2' } },
       { values: { filmId: '1' } },
     ]);
   });
 
-  it('takes row elements named by their table as well as by their row name (restSQL clients)', () => {
+  it('takes row elements named by their table as well as by their row name (restSQL clients)', async () => {
     const names = { ...hierarchicalNames, rowTable: 'language', childTable: 'film' };
     const text =
       '<request><language langId="1"><film filmId="9"/><movie filmId="2"/></language><lang langId="2"/></request>';
-    expect(parseXml(text, names)).toEqual([
+    expect(await parseXml(text, names)).toEqual([
       { values: { langId: '1' }, children: [{ values: { filmId: '9' } }, { values: { filmId: '2' } }] },
       { values: { langId: '2' } },
     ]);
-    expect(parseXml('<request><film filmId="5"/><movie filmId="6"/></request>', names, 'children')).toEqual([
+    expect(await parseXml('<request><film filmId="5"/><movie filmId="6"/></request>', names, 'children')).toEqual([
       { values: { filmId: '5' } },
       { values: { filmId: '6' } },
     ]);
-    expect(failure(() => parseXml('<request><film filmId="5"/></request>', names))).toEqual(
+    expect(await failure(() => parseXml('<request><film filmId="5"/></request>', names))).toEqual(
       badBody('The XML body has an element film inside request; expected lang or language'),
     );
-    expect(failure(() => parseXml('<request><language langId="1"/></request>', names, 'children'))).toEqual(
+    expect(await failure(() => parseXml('<request><language langId="1"/></request>', names, 'children'))).toEqual(
       badBody('The XML body has an element language inside request; expected movie or film'),
     );
   });
@@ -264,13 +264,13 @@ describe('parseBody XML', () => {
       'parents',
       'The XML body cannot be read: [SECURITY] Invalid name: "__proto__" is a reserved JavaScript keyword that could cause prototype pollution',
     ],
-  ])('refuses %s', (_what, text, names, shape, message) => {
-    expect(failure(() => parseXml(text, names, shape))).toEqual(badBody(message));
+  ])('refuses %s', async (_what, text, names, shape, message) => {
+    expect(await failure(() => parseXml(text, names, shape))).toEqual(badBody(message));
   });
 
-  it('shortens long stray text in the message', () => {
+  it('shortens long stray text in the message', async () => {
     const text = `<request>${'x'.repeat(100)}</request>`;
-    expect(failure(() => parseXml(text))?.message).toEqual(
+    expect((await failure(() => parseXml(text)))?.message).toEqual(
       `The XML body has text "${'x'.repeat(40)}..." inside request; only elements and attributes are allowed`,
     );
   });

@@ -8,7 +8,7 @@
 import { planWriteRows, type WriteInput } from '../../lib/plan/plan-write';
 import type { BodyRow, RawValue } from '../../lib/request/resource-request';
 import type { SqlResource } from '../../lib/resource';
-import { field, personTasksResource, serviceErrorOf, table } from '../support/resources';
+import { field, personTasksResource, serviceErrorOfAsync, table } from '../support/resources';
 
 const people = personTasksResource('postgres');
 
@@ -189,8 +189,8 @@ const accepted: [string, SqlResource, WriteInput][] = [
 ];
 
 describe('NOT NULL fields before the database is asked', () => {
-  it.each(refused)('%s is a 400 naming the field', (_name, resource, input, message) => {
-    expect(serviceErrorOf(() => planWriteRows(resource, input))).toEqual({
+  it.each(refused)('%s is a 400 naming the field', async (_name, resource, input, message) => {
+    expect(await serviceErrorOfAsync(() => planWriteRows(resource, input))).toEqual({
       name: 'BadRequestError',
       status: 400,
       code: 'bad_value',
@@ -198,7 +198,35 @@ describe('NOT NULL fields before the database is asked', () => {
     });
   });
 
-  it.each(accepted)('%s', (_name, resource, input) => {
-    expect(() => planWriteRows(resource, input)).not.toThrow();
+  it.each(accepted)('%s', async (_name, resource, input) => {
+    await expect(planWriteRows(resource, input)).resolves.toBeDefined();
+  });
+});
+
+describe('NOT NULL fields among many rows, planned a slice at a time', () => {
+  const person = (i: number, tasks: Row[]): Row => ({ email: `p${i}@x`, bio: 'b', tasks });
+  const task = (i: number, j: number): Row => ({ owner: i, title: `t${i}.${j}` });
+
+  it('names the task of the person, in 100 persons of 10 tasks each', async () => {
+    const persons = Array.from({ length: 100 }, (_, i) =>
+      person(
+        i,
+        Array.from({ length: 10 }, (_, j) => (i === 89 && j === 4 ? { owner: i } : task(i, j))),
+      ),
+    );
+    expect(await serviceErrorOfAsync(() => planWriteRows(people, insert(...persons)))).toMatchObject({
+      code: 'bad_value',
+      message:
+        'Field title is required: the task row 5 of person row 90 gives no value, and the database has no default for it',
+    });
+  });
+
+  it('names the task of 1,000 under the person in the path', async () => {
+    const tasks = Array.from({ length: 1000 }, (_, j) => (j === 899 ? { owner: 1, title: null } : task(1, j)));
+    const input: WriteInput = { ...insert(...tasks), pathKeys: ['1'] };
+    expect(await serviceErrorOfAsync(() => planWriteRows(people, input))).toMatchObject({
+      code: 'bad_value',
+      message: 'Field title cannot be null: the task row 900 sets it to null',
+    });
   });
 });

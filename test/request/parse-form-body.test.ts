@@ -28,12 +28,12 @@ describe('parseBody form', () => {
     ['title=%5C%25', { title: '\\%' }],
     ['id=0012&&title=+x+', { id: '0012', title: ' x ' }],
     ['t%C3%ADtulo=Zo%C3%AB', { título: 'Zoë' }],
-  ])('reads %p as one row', (text, values) => {
-    expect(parseBody('form', text, flatNames, 'parents')).toEqual([{ values }]);
+  ])('reads %p as one row', async (text, values) => {
+    expect(await parseBody('form', text, flatNames, 'parents')).toEqual([{ values }]);
   });
 
-  it('ignores the shape: a form body is always one row', () => {
-    expect(parseBody('form', 'filmId=3', hierarchicalNames, 'children')).toEqual([{ values: { filmId: '3' } }]);
+  it('ignores the shape: a form body is always one row', async () => {
+    expect(await parseBody('form', 'filmId=3', hierarchicalNames, 'children')).toEqual([{ values: { filmId: '3' } }]);
   });
 
   it.each([
@@ -43,7 +43,7 @@ describe('parseBody form', () => {
     ['title=null&title=null', 'The form field title is given more than once'],
     ['=5', 'The form body has a value with no field name'],
     ['title=%zz', 'The form body cannot be decoded: Malformed percent-encoding in "%zz"'],
-  ])('refuses %p: %s', (text, message) => {
-    expect(failure(() => parseBody('form', text, flatNames, 'parents'))).toEqual(badBody(message));
+  ])('refuses %p: %s', async (text, message) => {
+    expect(await failure(() => parseBody('form', text, flatNames, 'parents'))).toEqual(badBody(message));
   });
 });

@@ -67,13 +67,23 @@ const readFast: [string, string][] = [
     rows('<item\n a="1\n2"\r\n b=\'&amp;\n&#10;\'\n/><item c="\t"></item>'),
   ],
   ['non-ASCII names', rows('<itém prénom="1" a·b="2" 日本="3"/>')],
+  ['-- in a comment', rows('<!-- a -- b -->')],
+  [
+    '-- in comments before the root, in a row and after it',
+    '<!-- a -- b --><request><item a="1"><!-- -- x -- --></item></request>\n<!-- c -- -->',
+  ],
+  ['-- before a line break in a comment', rows('<!-- a --\r\n b --\n-->')],
+  ['-- before a character beyond the Basic Multilingual Plane', rows('<!-- a --😀 -->')],
 ];
 
 /** Bodies the fast reader declines: the checked reader answers, with a tree or with its 400. */
 const declined: [string, string][] = [
   ['a reference longer than fast-xml-parser decodes', rows(`<item a="&#${'0'.repeat(32)}65;"/>`)],
   ['XML 1.1', '<?xml version="1.1"?><request><item a="x\u0085y"/></request>'],
-  ['-- in a comment', rows('<!-- a -- b -->')],
+  ['--- ending a comment', rows('<!-- a --->')],
+  ['---- in a comment', rows('<!-- a ---- b -->')],
+  ['-- in an unclosed comment', rows('<item id="1"/><!-- a -- b')],
+  ['-- in a comment of a DOCTYPE', '<!DOCTYPE request [<!-- a -- b -->]><request/>'],
   ['< in a value', rows('<item a="<"/>')],
   ['a control character', rows('<item a="\u0001"/>')],
   ['a non-character', rows('<item a="\uFFFE"/>')],

@@ -26,8 +26,8 @@ describe('serializeWrite', () => {
       'application/json',
       '{"rowsAffected":2,"items":[{"id":7,"price":20.10,"active":false,"title":null},{"id":8,"price":0.00}]}',
     ],
-  ])('writes %s', (_what, rowsAffected, rows, type, expected) => {
-    expect(serializeWrite(flat, rowsAffected, rows, type)).toEqual(expected);
+  ])('writes %s', async (_what, rowsAffected, rows, type, expected) => {
+    expect(await serializeWrite(flat, rowsAffected, rows, type)).toEqual(expected);
   });
 
   const nested: OutRow[] = [
@@ -35,8 +35,8 @@ describe('serializeWrite', () => {
     { values: { langId: 5, langName: 'Klingon' } },
   ];
 
-  it('writes a hierarchical insert in XML in the nested shape', () => {
-    expect(readXml(serializeWrite(hierarchical, 3, nested, 'application/xml'))).toEqual([
+  it('writes a hierarchical insert in XML in the nested shape', async () => {
+    expect(readXml(await serializeWrite(hierarchical, 3, nested, 'application/xml'))).toEqual([
       el('writeResponse', { rowsAffected: '3' }, [
         el('lang', { langId: '1' }, [el('movie', { filmId: '10', title: 'New' })]),
         el('lang', { langId: '5', langName: 'Klingon' }),
@@ -44,8 +44,8 @@ describe('serializeWrite', () => {
     ]);
   });
 
-  it('writes a hierarchical insert in JSON with [] for a new childless parent', () => {
-    expect(serializeWrite(hierarchical, 3, nested, 'application/json')).toEqual(
+  it('writes a hierarchical insert in JSON with [] for a new childless parent', async () => {
+    expect(await serializeWrite(hierarchical, 3, nested, 'application/json')).toEqual(
       '{"rowsAffected":3,"langs":[{"langId":1,"movies":[{"filmId":10,"title":"New"}]},' +
         '{"langId":5,"langName":"Klingon","movies":[]}]}',
     );

@@ -137,7 +137,7 @@ describe('updateRuns', () => {
   const update = (id: number, parent: Record<string, string | null>, extensions: UpdateRows['extensions'] = []) =>
     ({ target: { kind: 'keys', keys: [[BigInt(id)]] }, parent, extensions }) as UpdateRows;
 
-  it('puts consecutive rows that set the same columns of different keys together, in order', () => {
+  it('puts consecutive rows that set the same columns of different keys together, in order', async () => {
     const updates = [
       update(1, { a: 'x' }),
       update(2, { a: 'y' }),
@@ -150,17 +150,24 @@ describe('updateRuns', () => {
     ];
     const ids = (runs: UpdateRows[][]) =>
       runs.map((run) => run.map((u) => (u.target.kind === 'keys' ? Number(u.target.keys[0]?.[0]) : 0)));
-    expect(ids(updateRuns(resourceOn('postgres'), updates, undefined))).toEqual([[1, 2], [1, 3], [4], [5], [6], [7]]);
-    expect(ids(updateRuns(resourceOn('mysql'), updates, { parts: ['q'], values: [] }))).toEqual(
+    expect(ids(await updateRuns(resourceOn('postgres'), updates, undefined))).toEqual([
+      [1, 2],
+      [1, 3],
+      [4],
+      [5],
+      [6],
+      [7],
+    ]);
+    expect(ids(await updateRuns(resourceOn('mysql'), updates, { parts: ['q'], values: [] }))).toEqual(
       updates.map((_, i) => [[1, 2, 1, 3, 4, 5, 6, 7][i]]),
     );
   });
 
   it.each(['postgres', 'mysql'] as const)(
     '%s: every statement of a 10,000-row update stays under 16 KB of text, values included on mysql',
-    (dialect) => {
+    async (dialect) => {
       const updates = Array.from({ length: 10_000 }, (_, i) => update(i, { note: `it's "row" ${i}`, qty: `${i}` }));
-      const runs = updateRuns(resourceOn(dialect), updates, undefined);
+      const runs = await updateRuns(resourceOn(dialect), updates, undefined);
       expect(runs.flat()).toEqual(updates);
       expect(runs.length).toBeGreaterThan(10);
       for (const run of runs) {

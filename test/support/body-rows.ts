@@ -47,7 +47,12 @@ function resourceNamed(names: BodyNames): SqlResource {
   };
 }
 
-export function parseBody(type: BodyType, text: string, names: BodyNames, shape: 'parents' | 'children'): BodyRow[] {
+export function parseBody(
+  type: BodyType,
+  text: string,
+  names: BodyNames,
+  shape: 'parents' | 'children',
+): Promise<BodyRow[]> {
   const body: RequestBody =
     type === 'form'
       ? { type, row: parseFormBody(text) }
@@ -66,12 +71,12 @@ export const hierarchicalNames = {
   childCollectionName: 'movies',
 };
 
-/** What `attempt` threw, reduced to what a client sees; undefined when it did not throw. */
-export function failure(
+/** What `attempt` threw or rejected with, reduced to what a client sees; undefined when it did not fail. */
+export async function failure(
   attempt: () => unknown,
-): { error: string; status: number; code: string; message: string } | undefined {
+): Promise<{ error: string; status: number; code: string; message: string } | undefined> {
   try {
-    attempt();
+    await attempt();
   } catch (thrown) {
     if (!(thrown instanceof ServiceError)) throw thrown;
     return { error: thrown.name, status: thrown.status, code: thrown.code, message: thrown.message };

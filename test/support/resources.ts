@@ -227,7 +227,20 @@ export interface ExpectedError {
 
 /** Runs `fn`, which must throw a ServiceError, and returns its status, code and message. */
 export function serviceErrorOf(fn: () => unknown): ExpectedError & { readonly name: string } {
-  const error = thrownBy(fn);
+  return described(thrownBy(fn));
+}
+
+/** As serviceErrorOf, for a function that may also fail by rejecting. */
+export async function serviceErrorOfAsync(fn: () => unknown): Promise<ExpectedError & { readonly name: string }> {
+  try {
+    await fn();
+  } catch (error) {
+    return described(error);
+  }
+  throw new Error('expected an error, but nothing was thrown');
+}
+
+function described(error: unknown): ExpectedError & { readonly name: string } {
   if (!(error instanceof ServiceError)) throw new Error(`expected a ServiceError, got ${String(error)}`);
   return { name: error.name, status: error.status, code: error.code, message: error.message };
 }
