@@ -8,8 +8,8 @@ import { resetConfig } from '../../lib/config';
 import { closeDatabases } from '../../lib/db/select-database';
 import { forgetResource } from '../../lib/definitions/resolve-resource';
 import type { Handler } from '../../lib/http/create-handler';
-import { functions } from '../../lib/server/functions';
 import { routeRequest } from '../../lib/routes';
+import { functions } from '../../lib/server/functions';
 
 export const testDefinitions = path.resolve(__dirname, '..', 'fixtures', 'definitions');
 
