@@ -10,12 +10,13 @@ import type { Executor } from '../db/database';
 import { forEachInSlices, mapInSlices } from '../map-in-slices';
 import type { CallerQuery, ChildRow, ColumnValues, ExtensionValues, InsertRow, Key } from '../plan/plan';
 import type { ResourceTable, SqlResource } from '../resource';
-import { fieldsAt, keyLabels, tableOf } from '../resource-levels';
+import { keyLabels, tableOf } from '../resource-levels';
 import type { OutRow, Value } from '../values';
+import { echoValues, readBack } from './insert-echo';
 import { insertRows } from './insert-rows';
 import { requireParent, requireVisible, type WrittenRow } from './shown-rows';
-import { readLookups, readLookupsOfRows, type StoredRow, selectRow } from './stored-rows';
-import { byKey, byLink, keyRow, linkTo, linkValues, ownedExtensions } from './table-links';
+import { readLookupsOfRows, type StoredRow, selectRow } from './stored-rows';
+import { byKey, keyRow, linkTo, linkValues } from './table-links';
 
 export interface WriteOutcome {
   readonly rowsAffected: number;
@@ -226,31 +227,4 @@ async function writeChildren(
     out[i][j] = written[n] as Written;
   });
   return out;
-}
-
-/** A many-to-many child as stored: its Child row and ChildExtension rows, read by key. */
-async function readBack(tx: Executor, resource: SqlResource, key: Key, stored: Map<string, StoredRow>): Promise<void> {
-  const childTable = tableOf(resource, 'Child');
-  const row = await selectRow(tx, resource, childTable, [byKey(childTable, [key])]);
-  if (!row) return;
-  stored.set(childTable.name, row);
-  for (const ext of ownedExtensions(resource, 'ChildExtension')) {
-    const extRow = await selectRow(tx, resource, ext, [byLink(linkTo(ext, childTable), [key])]);
-    if (extRow) stored.set(ext.name, extRow);
-  }
-  await readLookups(tx, resource, childTable, row, stored);
-}
-
-/** A level's fields by label, as stored: fields of tables not written are NULL; computed fields are left out. */
-function echoValues(
-  resource: SqlResource,
-  level: 'parent' | 'child',
-  stored: ReadonlyMap<string, StoredRow>,
-): Record<string, Value> {
-  const values: Record<string, Value> = {};
-  for (const field of fieldsAt(resource, level)) {
-    if (field.table === null || field.column === null) continue;
-    values[field.label] = stored.get(field.table)?.[field.column] ?? null;
-  }
-  return values;
 }
