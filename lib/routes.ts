@@ -66,16 +66,14 @@ function best(candidates: readonly Matcher[], method?: string): Matcher | undefi
   );
 }
 
-/** The route that serves `method` on `rawPath` (percent-encoded, without the query string): `*` when none does. */
-export function routeFor(method: string, rawPath: string): RouteRow {
+/**
+ * The function that serves `method` on `rawPath` (percent-encoded, without the query string), as API Gateway
+ * routes it: the catch-all's when no route matches.
+ */
+export function routeRequest(method: string, rawPath: string): FunctionName {
   const upper = method.toUpperCase();
   const found = matchers.filter((m) => (m.method === upper || m.method === 'ANY') && m.pattern.test(rawPath));
-  return best(found, upper)?.row ?? catchAll;
-}
-
-/** The function that serves `method` on `rawPath`, as API Gateway routes it. */
-export function routeRequest(method: string, rawPath: string): FunctionName {
-  return routeFor(method, rawPath).function;
+  return (best(found, upper)?.row ?? catchAll).function;
 }
 
 /**

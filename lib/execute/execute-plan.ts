@@ -23,25 +23,39 @@ export type { WriteOutcome } from './execute-insert';
  * Reads of at most this many rows (and flat reads by key) take one round trip; bigger ones are read this many rows
  * at a time, so a read that is over a limit holds at most one batch beyond it.
  */
-export const READ_BATCH_ROWS = 200;
+const READ_BATCH_ROWS = 200;
 
-/** `take`: sees each batch of rows as it arrives (before they are kept); it throws to stop the read. */
+/**
+ * `arriving`: sees each batch of a read that is read in batches, as it arrives (before its rows are kept), and
+ * throws to stop the read there. A read of one round trip is whole before anything could stop it, so it is not shown.
+ */
 export async function executeRead(
   db: Database,
   resource: SqlResource,
   plan: ReadPlan,
-  take: (rows: readonly Row[]) => void,
+  arriving: (rows: readonly Row[]) => void,
 ): Promise<Row[]> {
   const statement = compileSelect(sqlDialect(resource.dialect), plan.query ?? resource.query, plan.select);
   const rows: Row[] = [];
-  const keep = (batch: readonly Row[]) => {
+  // over the cap is told first: a read with too many rows is told so, whatever their size
+  const withinCap = (batch: readonly Row[]) => {
     if (plan.rowCap !== undefined && rows.length + batch.length > plan.rowCap) throw tooManyRows(resource, plan.rowCap);
-    take(batch);
+  };
+  const keep = (batch: readonly Row[]) => {
     for (const row of batch) rows.push(row);
   };
   const limit = plan.select.limit;
-  if (plan.byKey || (limit !== undefined && limit <= READ_BATCH_ROWS)) keep((await db.run(statement)).rows);
-  else await db.readEach(statement, READ_BATCH_ROWS, keep);
+  if (plan.byKey || (limit !== undefined && limit <= READ_BATCH_ROWS)) {
+    const all = (await db.run(statement)).rows;
+    withinCap(all);
+    keep(all);
+  } else {
+    await db.readEach(statement, READ_BATCH_ROWS, (batch) => {
+      withinCap(batch);
+      arriving(batch);
+      keep(batch);
+    });
+  }
   return rows;
 }
 

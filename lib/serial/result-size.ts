@@ -28,7 +28,7 @@ function rowLength(row: Row, labels: readonly string[]): number {
   return length;
 }
 
-export function resultTooLarge(maxBytes: number): TooLargeError {
+function resultTooLarge(maxBytes: number): TooLargeError {
   return new TooLargeError(
     'result_too_large',
     `The result is larger than ${maxBytes} bytes; page it with _limit and _offset, or narrow it with filters`,
