@@ -7,6 +7,7 @@
  */
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { BadRequestError } from '../errors';
+import { lineAndColumn } from '../text';
 import type { XmlElement } from './resource-request';
 
 /** An element in fast-xml-parser's ordered shape: `{ name: children, ':@': attributes }`, or `{ '#text': text }`. */
@@ -84,7 +85,7 @@ function checkMarkup(text: string): void {
   if (doctype) {
     throw new BadRequestError(
       'bad_body',
-      `The XML body declares a DOCTYPE at ${where(text, doctype.index)}; request bodies may not declare one`,
+      `The XML body declares a DOCTYPE at ${lineAndColumn(text, doctype.index)}; request bodies may not declare one`,
     );
   }
   for (const ref of markup.matchAll(/&([^;&<>"'\s]*);?/g)) {
@@ -92,7 +93,7 @@ function checkMarkup(text: string): void {
     if (whole.endsWith(';') && (predefined.has(name) || isCharacterReference(name))) continue;
     throw new BadRequestError(
       'bad_body',
-      `The XML body uses ${JSON.stringify(whole)} at ${where(text, ref.index ?? 0)}, which is no reference XML defines; only &amp; &lt; &gt; &quot; &apos; and character references to XML characters (&#65; &#x41;) are allowed`,
+      `The XML body uses ${JSON.stringify(whole)} at ${lineAndColumn(text, ref.index ?? 0)}, which is no reference XML defines; only &amp; &lt; &gt; &quot; &apos; and character references to XML characters (&#65; &#x41;) are allowed`,
     );
   }
 }
@@ -102,12 +103,6 @@ function isCharacterReference(name: string): boolean {
   if (!m) return false;
   const code = m[1] !== undefined ? Number(m[1]) : Number.parseInt(m[2] as string, 16);
   return isXmlCharacter(code);
-}
-
-/** `line L, column C` of a position, as the validator's messages say it. */
-function where(text: string, index: number): string {
-  const lines = text.slice(0, index).split('\n');
-  return `line ${lines.length}, column ${(lines[lines.length - 1] ?? '').length + 1}`;
 }
 
 /** The parser refuses some inputs the validator lets through (names like `__proto__`, very deep nesting). */

@@ -10,6 +10,7 @@ import { ServiceError } from '../../lib/errors';
 import { readXmlBody, readXmlBodyInSlices, xmlSliceLength } from '../../lib/request/read-xml-body';
 import { readXmlChecked } from '../../lib/request/read-xml-checked';
 import { scanXmlBody, type XmlScanResult } from '../../lib/request/scan-xml-body';
+import { loopTurnsDuring } from '../support/loop-turns';
 
 /** The tree, or the error's status, code and message. */
 async function outcome(read: () => unknown): Promise<unknown> {
@@ -199,15 +200,7 @@ describe('readXmlBodyInSlices', () => {
   const big = `<request>\n${'<item id="1" title="a &amp; b" note="x"/>\n'.repeat(5000)}</request>`;
 
   it('lets other work run between the slices of a big body', async () => {
-    let turns = 0;
-    let reading = true;
-    const tick = () => {
-      turns++;
-      if (reading) setImmediate(tick);
-    };
-    setImmediate(tick);
-    const tree = await readXmlBodyInSlices(big);
-    reading = false;
+    const { result: tree, turns } = await loopTurnsDuring(() => readXmlBodyInSlices(big));
     expect(tree.children).toHaveLength(5000);
     expect(big.length / xmlSliceLength).toBeGreaterThan(10);
     expect(turns).toBeGreaterThanOrEqual(Math.floor(big.length / xmlSliceLength) - 1);

@@ -1,4 +1,5 @@
 /** The typed errors keep the error they stand for (for the log), and anything untyped answers as internal_error. */
+import { TokenParserError } from '@streamparser/json';
 import { classifyDbError } from '../../lib/db/classify-error';
 import { postgresErrors } from '../../lib/db/postgres-errors';
 import { BadRequestError, internalErrorMessage, ServiceError, toServiceError } from '../../lib/errors';
@@ -19,7 +20,7 @@ it('a parser error becomes a 400 that keeps it as its cause', () => {
     thrown = error;
   }
   expect(thrown).toBeInstanceOf(BadRequestError);
-  expect((thrown as BadRequestError).cause).toBeInstanceOf(SyntaxError);
+  expect((thrown as BadRequestError).cause).toBeInstanceOf(TokenParserError);
 });
 
 it('toServiceError keeps a typed error and wraps anything else as internal_error, keeping it as the cause', () => {
