@@ -125,7 +125,9 @@ function toElement(node: XmlNode): XmlElement {
   const children: XmlElement[] = [];
   for (const child of Array.isArray(content) ? (content as XmlNode[]) : []) {
     if (nameOf(child) !== '#text') children.push(toElement(child));
-    else if (String(child['#text']).trim() !== '') throw strayText(String(child['#text']), name);
+    else if (String(child['#text']).trim() !== '') {
+      throw new BadRequestError('bad_body', strayText(String(child['#text']), name));
+    }
   }
   return { name, attributes: attributesOf(node), children };
 }
@@ -140,10 +142,9 @@ function attributesOf(node: XmlNode): Record<string, string> {
   );
 }
 
-function strayText(text: string, parent: string): BadRequestError {
+/** Text other than whitespace, inside `parent` (or outside the root), and where when known. */
+export function strayText(text: string, parent: string | undefined, where?: string): string {
   const shown = text.trim().length > 40 ? `${text.trim().slice(0, 40)}...` : text.trim();
-  return new BadRequestError(
-    'bad_body',
-    `The XML body has text "${shown}" inside ${parent}; only elements and attributes are allowed`,
-  );
+  const inside = parent === undefined ? 'outside the root element' : `inside ${parent}`;
+  return `The XML body has text "${shown}" ${inside}${where === undefined ? '' : ` at ${where}`}; only elements and attributes are allowed`;
 }
