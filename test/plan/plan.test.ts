@@ -5,8 +5,9 @@
 
 import type { ReadPlan, WritePlan } from '../../lib/plan/plan';
 import { orderOf, planRead } from '../../lib/plan/plan-read';
-import { planWriteRows, type WriteInput } from '../../lib/plan/plan-write';
+import { planWriteRows } from '../../lib/plan/plan-write';
 import { parentKeyFields, planPathKey, splitRow } from '../../lib/plan/resource-fields';
+import type { WriteInput } from '../../lib/plan/write-input';
 import type { ParsedQuery, RawValue } from '../../lib/request/resource-request';
 import type { Dialect, ResourceTable, SqlResource } from '../../lib/resource';
 import {

@@ -5,7 +5,8 @@
  * write never sets a NOT NULL column to null; generated columns, defaults and the link to the parent are never
  * required. Pure: hand-built resources.
  */
-import { planWriteRows, type WriteInput } from '../../lib/plan/plan-write';
+import { planWriteRows } from '../../lib/plan/plan-write';
+import type { WriteInput } from '../../lib/plan/write-input';
 import type { BodyRow, RawValue } from '../../lib/request/resource-request';
 import type { SqlResource } from '../../lib/resource';
 import { field, personTasksResource, serviceErrorOfAsync, table } from '../support/resources';
