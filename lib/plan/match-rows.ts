@@ -30,7 +30,7 @@ export function targetOf(resource: SqlResource, input: WriteInput, what: 'update
 }
 
 /**
- * U2 and D2 need no key in the query. A query that shows every row of its one table writes by the filter itself.
+ * An update or delete by query filters needs no key in the query. A query that shows every row of its one table writes by the filter itself.
  * Otherwise the rows are found by the key the query selects or, without one, by the values of the fields it selects
  * from the Parent table (JSON values have no equality, so they are left out), then by the table's own key: without
  * one, a row the query hides could not be told from a row it shows.
@@ -63,7 +63,7 @@ function rowMatchOf(resource: SqlResource, what: 'update' | 'delete'): RowMatch 
   return { by: 'values', labels: fields.map((f) => f.label), columns: fields.map((f) => f.column as string) };
 }
 
-/** D1: a row to delete is identified by its key attributes; other known attributes are ignored. */
+/** A body row to delete is identified by its key attributes; other known attributes are ignored. */
 export function rowKey(resource: SqlResource, row: BodyRow, index: number): Key {
   for (const label of Object.keys(row.values)) fieldOf(resource, label, 'bad_body');
   const fields = parentKeyFields(resource);

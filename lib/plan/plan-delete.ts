@@ -1,5 +1,5 @@
 /**
- * Plans a delete: rows by their key in the body (D1), or the rows a path key or query filters find (D3, D2); a
+ * Plans a delete: rows by their key in the body, or the rows a path key or query filters find; a
  * parent's linked rows must go with it or be kept by the database. A slice of rows at a time. Pure.
  */
 import { BadRequestError } from '../errors';

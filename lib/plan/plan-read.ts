@@ -1,5 +1,5 @@
 /**
- * Plans R1 and R2: query filters and path keys become typed filters on labels; rows are ordered by the Parent
+ * Plans a read, of rows or of one row by key: query filters and path keys become typed filters on labels; rows are ordered by the Parent
  * key, then the Child key. Pure.
  */
 import { BadRequestError } from '../errors';

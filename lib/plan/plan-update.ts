@@ -1,6 +1,6 @@
 /**
- * Plans an update: rows by their key in the body (U1), or the form's fields as the new values of the rows a path
- * key or query filters find (U3, U2); a slice of rows at a time. Pure.
+ * Plans an update: rows by their key in the body, or the form's fields as the new values of the rows a path key
+ * or query filters find; a slice of rows at a time. Pure.
  */
 import { BadRequestError } from '../errors';
 import { forEachInSlices } from '../map-in-slices';
@@ -13,7 +13,7 @@ import { requireValues } from './require-values';
 import { parentKeyFields, splitRow } from './resource-fields';
 import { rowWeight, type WriteInput } from './write-input';
 
-/** U1: each parent row carries its full key and either its fields to change or children to change. */
+/** Rows by key: each parent row carries its full key and either its fields to change or children to change. */
 export async function planRowUpdates(resource: SqlResource, rows: readonly BodyRow[]): Promise<WritePlan> {
   const keyColumns = parentKeyFields(resource).map((f) => f.column as string);
   const updates: UpdateRows[] = [];
@@ -47,7 +47,7 @@ export async function planRowUpdates(resource: SqlResource, rows: readonly BodyR
   return { kind: 'update', updates, children };
 }
 
-/** U2 (filters) and U3 (path key): the form's fields are the new values of the parent rows. */
+/** By query filters or by path key: the form's fields are the new values of the parent rows. */
 export function planFormUpdate(resource: SqlResource, input: WriteInput): WritePlan {
   const row = input.bodyType === 'form' ? input.rows?.[0] : undefined;
   if (!row)

@@ -56,7 +56,7 @@ function requireKeysForClaims(resource: SqlResource): void {
   }
 }
 
-/** True when the body holds child rows of the parent in the path (C3, U4, D4). */
+/** True when the body holds child rows of the parent in the path. */
 function addressesChildren(resource: SqlResource, input: Pick<WriteInput, 'pathKeys' | 'bodyType'>): boolean {
   return (
     resource.kind !== 'flat' && input.pathKeys.length > 0 && (input.bodyType === 'xml' || input.bodyType === 'json')
@@ -89,7 +89,7 @@ export async function planWriteRows(resource: SqlResource, input: WriteInput): P
   }
 }
 
-/** C3, U4, D4: the body's rows are children of the parent in the path, which must exist. */
+/** The body's rows are children of the parent in the path, which must exist. */
 async function planUnderPathParent(resource: SqlResource, input: WriteInput): Promise<WritePlan> {
   const parentKey = planPathKey(resource, input.pathKeys);
   const children = await planChildRows(resource, bodyRows(input), input.op, -1);

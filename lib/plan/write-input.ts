@@ -10,7 +10,7 @@ export interface WriteInput {
   readonly pathKeys: readonly string[];
   readonly filters: readonly RawFilter[];
   readonly bodyType?: BodyType;
-  /** The body's rows: one row for a form body; child rows when the parent is in the path (C3, U4, D4). */
+  /** The body's rows: one row for a form body; child rows when the parent is in the path. */
   readonly rows?: readonly BodyRow[];
 }
 
