@@ -62,7 +62,7 @@ export async function shownKeys(
 }
 
 /** Locks the Parent rows of `keys` until the transaction ends; returns those that exist, as stored. */
-export async function lockParents(
+async function lockParents(
   tx: Executor,
   resource: SqlResource,
   keys: readonly Key[],
@@ -103,7 +103,7 @@ export async function requireParent(
 }
 
 /** A row's Parent key, in key order. */
-export function parentKeyOf(resource: SqlResource, row: Readonly<Record<string, Value>>): Key {
+function parentKeyOf(resource: SqlResource, row: Readonly<Record<string, Value>>): Key {
   return tableOf(resource, 'Parent').primaryKey.map((c) => row[c] ?? null);
 }
 

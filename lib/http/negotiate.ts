@@ -19,7 +19,7 @@ interface MediaRange {
   readonly q: number;
 }
 
-export function parseAccept(accept: string): MediaRange[] {
+function parseAccept(accept: string): MediaRange[] {
   return accept
     .split(',')
     .map((part) => part.trim())

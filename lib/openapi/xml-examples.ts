@@ -19,7 +19,7 @@ const examples: Readonly<Record<ValueType, string | number | boolean>> = {
   string: 'text',
 };
 
-export function exampleValue(field: Field): string | number | boolean {
+function exampleValue(field: Field): string | number | boolean {
   return examples[field.type];
 }
 
