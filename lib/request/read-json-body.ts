@@ -52,6 +52,7 @@ interface Reader {
  * keep, per open object, the keys seen (to refuse one given twice) and the depth, and where the current token
  * starts (in UTF-8 bytes, as the tokenizer counts), so an error can say where it is.
  */
+// one closure: the tokenizer's and the parser's callbacks share the reader's state
 function startReading(text: string): Reader {
   if (text.trim() === '') throw new BadRequestError('bad_body', 'The JSON body is empty');
   const tokenizer = new LosslessTokenizer();

@@ -65,7 +65,7 @@ export type XmlScanResult =
  * saxes keeps its handlers as properties of the parser: past seven of them V8 turns the parser into a slow
  * dictionary object and saxes runs four times slower. So seven handlers at most: the error handler declines every
  * error but one (anything thrown while scanning declines), and the declaration's version is read at the root's
- * start tag.
+ * start tag. The handlers share the scan's state, so they and the scan's two methods are one closure, one function.
  */
 export function scanXmlBody(text: string): XmlBodyScan {
   const parser = new SaxesParser(options);
