@@ -25,7 +25,7 @@ export class ServiceError extends Error {
 }
 
 /** What a client reads when the service fails in a way nobody planned for; the details go to the log. */
-export const internalErrorMessage = 'Internal error: the service failed unexpectedly; the details are in its log';
+const internalErrorMessage = 'Internal error: the service failed unexpectedly; the details are in its log';
 
 /** Any error as the service answers it: a typed one as it is, anything else an internal_error that keeps it. */
 export function toServiceError(error: unknown): ServiceError {

@@ -73,7 +73,7 @@ async function verify(token: string, issuer: string, audience: string, settings:
  * The payload of a token API Gateway's authorizer has verified: the JSON object in its middle part (base64url). It
  * is read from the token rather than from the event, because the gateway flattens a claim's array into one string.
  */
-export function gatewayClaims(token: string): JWTPayload {
+function gatewayClaims(token: string): JWTPayload {
   const [, payload, signature, ...rest] = token.split('.');
   if (payload !== undefined && signature !== undefined && rest.length === 0) {
     try {

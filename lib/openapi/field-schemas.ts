@@ -73,7 +73,7 @@ export function fieldDescription(resource: SqlResource, field: Field): string {
     .join('; ');
 }
 
-export function fieldSchema(resource: SqlResource, field: Field): FieldSchema {
+function fieldSchema(resource: SqlResource, field: Field): FieldSchema {
   const value = valueSchemas[field.type];
   const rules = resource.validations.filter((r) => r.name === field.label);
   return {

@@ -37,7 +37,7 @@ export function planFilters(resource: SqlResource, filters: readonly RawFilter[]
 }
 
 /** Order: Parent key, then Child key; without a usable key, every orderable field in select order. */
-export function orderOf(resource: SqlResource): string[] {
+function orderOf(resource: SqlResource): string[] {
   const parent = keyLabels(resource, tableWithRole(resource, 'Parent'));
   if (!parent) return resource.fields.filter(orderable).map((f) => f.label);
   if (resource.kind === 'flat') return parent;

@@ -64,7 +64,7 @@ function addressesChildren(resource: SqlResource, input: Pick<WriteInput, 'pathK
 }
 
 /** Plans the writes of rows already read from the body. */
-export async function planWriteRows(resource: SqlResource, input: WriteInput): Promise<WritePlan> {
+async function planWriteRows(resource: SqlResource, input: WriteInput): Promise<WritePlan> {
   const structured = input.bodyType === 'xml' || input.bodyType === 'json';
   if (structured && input.pathKeys.length > 0 && resource.kind === 'flat') {
     throw new BadRequestError(

@@ -2,7 +2,7 @@
 import { TokenParserError } from '@streamparser/json';
 import { classifyDbError } from '../../lib/db/classify-error';
 import { postgresErrors } from '../../lib/db/postgres-errors';
-import { BadRequestError, internalErrorMessage, ServiceError, toServiceError } from '../../lib/errors';
+import { BadRequestError, ServiceError, toServiceError } from '../../lib/errors';
 import { readJsonBody } from '../../lib/request/read-json-body';
 
 it('a driver error classified keeps the driver error as its cause', () => {
@@ -32,7 +32,7 @@ it('toServiceError keeps a typed error and wraps anything else as internal_error
   expect({ status: wrapped.status, code: wrapped.code, message: wrapped.message }).toEqual({
     status: 500,
     code: 'internal_error',
-    message: internalErrorMessage,
+    message: 'Internal error: the service failed unexpectedly; the details are in its log',
   });
   expect(wrapped.cause).toBe(surprise);
 });
