@@ -1,8 +1,10 @@
 /**
  * The server mode under load, for the benchmarks that measure it (xml-bodies.ts, big-read.ts): scripts/serve.ts
- * of a checkout started on a free port, a one-row read every 20 ms while a load runs, and that read's latency in
- * figures. Asserts nothing: a read that does not answer 200 is counted, with what it answered.
+ * of a checkout started on a free port, a one-row read every 20 ms from a process of its own while a load runs, and
+ * that read's latency in figures. Asserts nothing: a read that does not answer 200 is counted, with what it answered.
  */
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
 import { freePort } from '../free-port';
 import { type Running, startScript } from './start-script';
 
@@ -24,27 +26,23 @@ export interface OneRowReads {
   readonly failures: string[];
 }
 
-/** GET `path` (a one-row read, as JSON) every 20 ms until `until` settles. */
+/**
+ * GET `path` (a one-row read, as JSON) every 20 ms until `until` settles, from a process of its own
+ * (one-row-reader.js): the load this process sends does not delay the reads it times.
+ */
 export async function readWhile(base: string, path: string, until: Promise<unknown>): Promise<OneRowReads> {
-  let done = false;
-  const stop = () => {
-    done = true;
-  };
-  until.then(stop, stop);
-  const reads: OneRowReads = { latencies: [], failures: [] };
-  while (!done) {
-    const started = performance.now();
-    const failure = await fetch(`${base}${path}`, { headers: { accept: 'application/json, application/problem+json' } })
-      .then(async (response) => {
-        const body = await response.text();
-        return response.status === 200 ? undefined : `${response.status} ${body.match(/"code":"([^"]+)"/)?.[1] ?? ''}`;
-      })
-      .catch((error: unknown) => `no answer (${error instanceof Error ? error.message : String(error)})`);
-    reads.latencies.push(performance.now() - started);
-    if (failure) reads.failures.push(failure);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  return reads;
+  const reader = spawn(process.execPath, [join(__dirname, 'one-row-reader.js'), base, path], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
+  let output = '';
+  reader.stdout.on('data', (chunk: Buffer) => {
+    output += chunk.toString('utf8');
+  });
+  const exited = new Promise((resolve) => reader.once('exit', resolve));
+  await until.catch(() => undefined);
+  reader.stdin.end('stop\n');
+  await exited;
+  return JSON.parse(output) as OneRowReads;
 }
 
 export function latencyFigures({ latencies, failures }: OneRowReads): string {
