@@ -3,7 +3,8 @@
  * Plain readonly data, built by lib/definitions and consumed by plan, sql and serial. No IO here.
  */
 
-export type Dialect = 'postgres' | 'mysql';
+/** The database engine a resource's database runs on. */
+export type EngineName = 'postgres' | 'mysql';
 
 export type ResourceKind = 'flat' | 'one-to-many' | 'many-to-many';
 
@@ -160,7 +161,7 @@ export interface SqlResource {
   readonly file: string;
   readonly kind: ResourceKind;
   readonly database: string;
-  readonly dialect: Dialect;
+  readonly engine: EngineName;
   /** The definition's SELECT as written, trimmed, without a trailing semicolon. */
   readonly query: string;
   /** Set when the query uses claims (`{{claim:NAME}}`): it is then run only as a ClaimQuery, with a caller's claims. */

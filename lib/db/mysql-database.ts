@@ -29,8 +29,8 @@ const typeCast: mysql.TypeCast = (field, next) => {
 };
 
 /** What lib/request-context times (and traces) of each call: the statement's text, never its values. */
-const statementCall = (query: Statement) => ({ dialect: 'mysql', kind: 'statement', text: query.text }) as const;
-const transactionCall = { dialect: 'mysql', kind: 'transaction' } as const;
+const statementCall = (query: Statement) => ({ engine: 'mysql', kind: 'statement', text: query.text }) as const;
+const transactionCall = { engine: 'mysql', kind: 'transaction' } as const;
 
 const startTransaction: Statement = { text: 'START TRANSACTION', params: [] };
 const commit: Statement = { text: 'COMMIT', params: [] };
@@ -160,7 +160,7 @@ export function connectMysql(url: string, options: ConnectOptions, source?: Pass
   } as unknown as Pick<mysql.Pool, 'query'>;
 
   return {
-    dialect: 'mysql',
+    engine: 'mysql',
     ...poolExecutor,
     readEach: (query, batchRows, each) =>
       observeDatabaseCall(statementCall(query), () =>
@@ -183,7 +183,7 @@ export function connectMysql(url: string, options: ConnectOptions, source?: Pass
         }
       }),
     describe: (query, tableNames) =>
-      observeDatabaseCall({ dialect: 'mysql', kind: 'describe', text: query }, () =>
+      observeDatabaseCall({ engine: 'mysql', kind: 'describe', text: query }, () =>
         describeMysql(poolExecutor, probe, query, tableNames),
       ),
     close: () => pool.end(),

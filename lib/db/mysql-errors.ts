@@ -4,7 +4,7 @@
  * (never taken: the duplicate value it quotes), and the statement's table is the table for those that do not. Pure.
  */
 import type { ConstraintViolation } from '../errors';
-import type { DriverError, DriverErrors, ErrorKind } from './classify-error';
+import type { DriverError, ErrorKind, ErrorTable } from './classify-error';
 import type { WrittenTable } from './written-table';
 
 const mysqlErrnos: Record<number, ErrorKind> = {
@@ -131,7 +131,7 @@ function foreignKeyViolation(
       };
 }
 
-export const mysqlErrors: DriverErrors = {
+export const mysqlErrors: ErrorTable = {
   kindOf: (err) => (typeof err.errno === 'number' ? mysqlErrnos[err.errno] : undefined),
   violationOf,
   placeholders: 'positional',

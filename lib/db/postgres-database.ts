@@ -31,7 +31,7 @@ export interface ConnectOptions {
 const textOids = [20, 21, 23, 26, 114, 3802, 700, 701, 1082, 1083, 1114, 1184, 1266, 1700, 1186];
 
 /** What lib/request-context times (and traces) of each call: the statement's text, never its values. */
-const transactionCall = { dialect: 'postgres', kind: 'transaction' } as const;
+const transactionCall = { engine: 'postgres', kind: 'transaction' } as const;
 
 const begin: Statement = { text: 'BEGIN', params: [] };
 const commit: Statement = { text: 'COMMIT', params: [] };
@@ -99,13 +99,13 @@ export function connectPostgres(url: string, options: ConnectOptions, source?: P
   const bounds: Bounds = { statementTimeoutMs: options.statementTimeoutMs, giveUp, run };
 
   return {
-    dialect: 'postgres',
+    engine: 'postgres',
     run: (query) => runPostgres(client, client, query, bounds),
     readEach: (query, batchRows, each) => readEachPostgres(client, query, batchRows, each, bounds),
     transaction: (fn) => observeDatabaseCall(transactionCall, () => transaction(client, fn, bounds)),
     describe: (query, tableNames) => {
       const sql = client;
-      return observeDatabaseCall({ dialect: 'postgres', kind: 'describe', text: query }, () =>
+      return observeDatabaseCall({ engine: 'postgres', kind: 'describe', text: query }, () =>
         describePostgres(executor(sql, sql, bounds), boundedUnsafe(sql, bounds), query, tableNames),
       );
     },
@@ -179,7 +179,7 @@ async function runPostgres(
   query: Statement,
   bounds: Bounds,
 ): Promise<QueryResult> {
-  return observeDatabaseCall({ dialect: 'postgres', kind: 'statement', text: query.text }, async () => {
+  return observeDatabaseCall({ engine: 'postgres', kind: 'statement', text: query.text }, async () => {
     try {
       const result = await bounded(client, bounds.run(runner, query), bounds);
       return { rows: result as unknown as QueryResult['rows'], rowsAffected: result.count ?? result.length };
@@ -201,7 +201,7 @@ async function readEachPostgres(
   each: (rows: readonly Row[]) => void,
   bounds: Bounds,
 ): Promise<void> {
-  return observeDatabaseCall({ dialect: 'postgres', kind: 'statement', text: query.text }, async () => {
+  return observeDatabaseCall({ engine: 'postgres', kind: 'statement', text: query.text }, async () => {
     const pending = bounds.run(client, query);
     let stopped: { readonly error: unknown } | undefined;
     const reading = async () => {

@@ -6,21 +6,21 @@
  * the retry repeats nothing.
  */
 import { DatabaseError, type ServiceError } from '../errors';
-import type { Dialect } from '../resource';
-import { type DriverErrors, isLoginRejected } from './classify-error';
+import type { EngineName } from '../resource';
+import { type ErrorTable, isLoginRejected } from './classify-error';
 import type { Database } from './database';
 import type { PasswordSource } from './database-credentials';
 import { mysqlErrors } from './mysql-errors';
 import { postgresErrors } from './postgres-errors';
 
-const driverErrors: Readonly<Record<Dialect, DriverErrors>> = { postgres: postgresErrors, mysql: mysqlErrors };
+const errorTables: Readonly<Record<EngineName, ErrorTable>> = { postgres: postgresErrors, mysql: mysqlErrors };
 
 export function renewingDatabase(db: Database, source: PasswordSource): Database {
-  const driver = driverErrors[db.dialect];
+  const errors = errorTables[db.engine];
   /** The password source's own failure (a token that could not be signed) explains a refused login best. */
   const explain = (error: unknown): unknown =>
     source.takeFailure() ??
-    (isLoginRejected(driver, error) ? source.rejected(error as ServiceError) : source.explain(error));
+    (isLoginRejected(errors, error) ? source.rejected(error as ServiceError) : source.explain(error));
 
   /**
    * The secret fetched again. Its failure is database_unreachable, even for a secret gone or denied: the database
@@ -42,7 +42,7 @@ export function renewingDatabase(db: Database, source: PasswordSource): Database
     } catch (error) {
       const failure = source.takeFailure();
       if (failure) throw failure;
-      if (!isLoginRejected(driver, error) || started() || !(await renew(version))) throw explain(error);
+      if (!isLoginRejected(errors, error) || started() || !(await renew(version))) throw explain(error);
     }
     try {
       return await call();
@@ -52,7 +52,7 @@ export function renewingDatabase(db: Database, source: PasswordSource): Database
   }
 
   return {
-    dialect: db.dialect,
+    engine: db.engine,
     run: (statement) => once(() => db.run(statement)),
     transaction(fn) {
       let started = false;

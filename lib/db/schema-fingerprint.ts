@@ -7,7 +7,7 @@
  * changed) changes it. A table that no longer exists simply has no rows, which changes it too.
  */
 import { createHash } from 'node:crypto';
-import type { Dialect } from '../resource';
+import type { EngineName } from '../resource';
 import type { Executor, Statement } from './database';
 
 /** A table as the catalog names it: its schema (the database, on MySQL) and its name. */
@@ -16,19 +16,23 @@ export interface TableName {
   readonly table: string;
 }
 
-export async function schemaFingerprint(db: Executor, dialect: Dialect, tables: readonly TableName[]): Promise<string> {
+export async function schemaFingerprint(
+  db: Executor,
+  engine: EngineName,
+  tables: readonly TableName[],
+): Promise<string> {
   const hash = createHash('sha256');
   if (tables.length > 0) {
-    const { rows } = await db.run(fingerprintStatement(dialect, tables));
+    const { rows } = await db.run(fingerprintStatement(engine, tables));
     for (const row of rows) hash.update(`${JSON.stringify(Object.values(row))}\n`);
   }
   return hash.digest('hex');
 }
 
 /** The one statement that reads the shape of `tables`. Pure. */
-export function fingerprintStatement(dialect: Dialect, tables: readonly TableName[]): Statement {
+export function fingerprintStatement(engine: EngineName, tables: readonly TableName[]): Statement {
   const params = tables.flatMap((t) => [t.schema, t.table]);
-  if (dialect === 'postgres') {
+  if (engine === 'postgres') {
     const pairs = tables.map((_, i) => `($${2 * i + 1}::text, $${2 * i + 2}::text)`).join(', ');
     return {
       text: `WITH t AS (SELECT c.oid, n.nspname::text AS s, c.relname::text AS r FROM pg_class c

@@ -5,7 +5,7 @@
  */
 import type { Config } from '../config';
 import { ConfigurationError, DatabaseError } from '../errors';
-import type { Dialect } from '../resource';
+import type { EngineName } from '../resource';
 import type { Database } from './database';
 import { forgetCredentials, type PasswordSource, resolveLogin } from './database-credentials';
 import { withDatabaseName } from './database-url';
@@ -117,18 +117,18 @@ export function explainMissingDatabase(
 }
 
 /** URL schemes and the database each names. */
-const schemes: Readonly<Record<string, Dialect>> = {
+const schemes: Readonly<Record<string, EngineName>> = {
   postgres: 'postgres',
   postgresql: 'postgres',
   mysql: 'mysql',
   mariadb: 'mysql',
 };
 
-export function dialectOf(url: string): Dialect {
+export function engineOf(url: string): EngineName {
   const colon = url.indexOf(':');
   const scheme = colon < 0 ? '' : url.slice(0, colon).toLowerCase();
-  const dialect = Object.hasOwn(schemes, scheme) ? schemes[scheme] : undefined;
-  if (dialect) return dialect;
+  const engine = Object.hasOwn(schemes, scheme) ? schemes[scheme] : undefined;
+  if (engine) return engine;
   throw new DatabaseError(
     'database_unconfigured',
     `Database URL scheme "${scheme}:" is not supported; use postgres:// or mysql://`,
@@ -146,7 +146,7 @@ type Connect = (url: string, options: ConnectOptions, source?: PasswordSource) =
  * (scripts/deploy/bundle-define.js): the other branch is then dead code, and the other driver is not in the
  * bundle at all. Unbundled (tests, `npm start`), the variable is unset and both drivers load.
  */
-const drivers: Readonly<Record<Dialect, () => Promise<Connect> | undefined>> = {
+const drivers: Readonly<Record<EngineName, () => Promise<Connect> | undefined>> = {
   postgres: () =>
     process.env.RRS_BUNDLE_ENGINE === 'mysql'
       ? undefined
@@ -157,19 +157,19 @@ const drivers: Readonly<Record<Dialect, () => Promise<Connect> | undefined>> = {
       : import('./mysql-database').then((driver) => driver.connectMysql),
 };
 
-const engineNames: Readonly<Record<Dialect, string>> = { postgres: 'PostgreSQL', mysql: 'MySQL' };
+const engineLabels: Readonly<Record<EngineName, string>> = { postgres: 'PostgreSQL', mysql: 'MySQL' };
 
 /** The driver of the URL's database, or a configuration error naming the variable when this bundle has none. */
 function loadDriver(url: string, variable: string): Promise<Connect> {
-  const dialect = dialectOf(url);
-  const driver = drivers[dialect]();
+  const engine = engineOf(url);
+  const driver = drivers[engine]();
   if (driver) return driver;
-  const other = dialect === 'postgres' ? 'mysql' : 'postgres';
+  const other = engine === 'postgres' ? 'mysql' : 'postgres';
   throw new DatabaseError(
     'database_unconfigured',
-    `${variable} names a ${engineNames[dialect]} database, but this deployment has no ${engineNames[dialect]} driver: ` +
+    `${variable} names a ${engineLabels[engine]} database, but this deployment has no ${engineLabels[engine]} driver: ` +
       `it was packaged with --param="engine=${other}". Set ${variable} to a ${other}:// URL, or package with ` +
-      `--param="engine=${dialect}" or engine=both`,
+      `--param="engine=${engine}" or engine=both`,
   );
 }
 
@@ -226,10 +226,10 @@ export async function selectDatabases(
     reader ? open(config, reader, database) : undefined,
   ]);
   if (!readDb) return { db, readDb: db };
-  if (readDb.dialect !== db.dialect) {
+  if (readDb.engine !== db.engine) {
     const writer = chooseDatabase(config, database).variable;
     throw new ConfigurationError(
-      `${reader?.variable} is a ${readDb.dialect} URL but ${writer} a ${db.dialect} one: a reader must be a replica of its writer`,
+      `${reader?.variable} is a ${readDb.engine} URL but ${writer} a ${db.engine} one: a reader must be a replica of its writer`,
     );
   }
   return { db, readDb };

@@ -9,7 +9,7 @@
 import { createHash } from 'node:crypto';
 import type { QueryCatalog } from '../db/database';
 import type { TableName } from '../db/schema-fingerprint';
-import type { Dialect } from '../resource';
+import type { EngineName } from '../resource';
 
 export const snapshotFileName = 'catalog-snapshot.json';
 /**
@@ -21,7 +21,8 @@ const format = 2;
 
 /** One database the definitions select (`<database default="X">`, or none: the key ""). */
 export interface SnapshotDatabase {
-  readonly dialect: Dialect;
+  /** The database engine, under the key the file has always given it. */
+  readonly dialect: EngineName;
   /** The database part of the URL the snapshot was read from: on MySQL it is the schema of unqualified tables. */
   readonly database: string;
   /** Every table the resources of this database read or write, and their fingerprint. */
@@ -104,7 +105,7 @@ export function parseSnapshot(text: string): CatalogSnapshot | { readonly proble
 export interface CatalogTarget {
   /** `<database default="X">`, or "" when the definition names none. */
   readonly database: string;
-  readonly dialect: Dialect;
+  readonly engine: EngineName;
   /** The database part of the URL the catalog would be read from. */
   readonly databaseName: string;
 }
@@ -126,7 +127,7 @@ export function snapshotEntry(
   if (!resource || resource.database !== target.database || resource.definition !== definitionDigest(xml))
     return undefined;
   const database = snapshot.databases[resource.database];
-  if (!database || database.dialect !== target.dialect) return undefined;
-  if (target.dialect === 'mysql' && database.database !== target.databaseName) return undefined;
+  if (!database || database.dialect !== target.engine) return undefined;
+  if (target.engine === 'mysql' && database.database !== target.databaseName) return undefined;
   return { resource, database };
 }

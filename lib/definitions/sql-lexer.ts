@@ -1,9 +1,9 @@
 /**
  * The lexical rules of a definition's SQL that the service needs without parsing it: where a quoted text (a string,
- * a quoted name, PostgreSQL's dollar quoting) or a comment starts and ends, per dialect. Claim placeholders are
+ * a quoted name, PostgreSQL's dollar quoting) or a comment starts and ends, per engine. Claim placeholders are
  * found outside them (parse-claims), and a query's shape is read from what is left (query-shape). Pure.
  */
-import type { Dialect } from '../resource';
+import type { EngineName } from '../resource';
 
 /** A quoted text that opens at some index: its opening delimiter, and where it closes (-1: never). */
 export interface Quoted {
@@ -14,14 +14,14 @@ export interface Quoted {
 }
 
 /** The quoted text that starts at `i`, or undefined when none does. */
-export function quotedAt(query: string, i: number, dialect: Dialect): Quoted | undefined {
+export function quotedAt(query: string, i: number, engine: EngineName): Quoted | undefined {
   const quote = query[i] as string;
-  const dollar = dialect === 'postgres' && quote === '$' ? /^\$([A-Za-z_][A-Za-z0-9_]*)?\$/.exec(query.slice(i)) : null;
+  const dollar = engine === 'postgres' && quote === '$' ? /^\$([A-Za-z_][A-Za-z0-9_]*)?\$/.exec(query.slice(i)) : null;
   if (dollar) return closed(query, dollar[0], query.indexOf(dollar[0], i + dollar[0].length));
-  if (quote !== "'" && quote !== '"' && !(quote === '`' && dialect === 'mysql')) return undefined;
+  if (quote !== "'" && quote !== '"' && !(quote === '`' && engine === 'mysql')) return undefined;
   // MySQL strings, and PostgreSQL's E'...' strings, take backslash escapes
   const backslash =
-    quote !== '`' && (dialect === 'mysql' || (quote === "'" && /(^|[^A-Za-z0-9_$])[eE]$/.test(query.slice(0, i))));
+    quote !== '`' && (engine === 'mysql' || (quote === "'" && /(^|[^A-Za-z0-9_$])[eE]$/.test(query.slice(0, i))));
   return closed(query, quote, closingQuote(query, i, quote, backslash));
 }
 
@@ -43,11 +43,11 @@ function closingQuote(query: string, i: number, quote: string, backslash: boolea
 }
 
 /** Past a comment that starts at `i`: `-- ...` (MySQL: followed by a space), MySQL's `# ...`, or `/* ... *\/`. */
-export function skipComment(query: string, i: number, dialect: Dialect): number | undefined {
+export function skipComment(query: string, i: number, engine: EngineName): number | undefined {
   const rest = query.slice(i, i + 3);
   const line =
-    (rest.startsWith('--') && (dialect === 'postgres' || /^--(\s|$)/.test(rest))) ||
-    (dialect === 'mysql' && rest.startsWith('#'));
+    (rest.startsWith('--') && (engine === 'postgres' || /^--(\s|$)/.test(rest))) ||
+    (engine === 'mysql' && rest.startsWith('#'));
   if (line) {
     const end = query.indexOf('\n', i);
     return end < 0 ? query.length : end + 1;
@@ -66,17 +66,17 @@ export interface SqlToken {
 }
 
 /** The query's words, symbols and quoted texts, with their depth in parentheses; comments and spaces dropped. */
-export function sqlTokens(query: string, dialect: Dialect): SqlToken[] {
+export function sqlTokens(query: string, engine: EngineName): SqlToken[] {
   const out: SqlToken[] = [];
   let depth = 0;
   let i = 0;
   while (i < query.length) {
-    const comment = skipComment(query, i, dialect);
+    const comment = skipComment(query, i, engine);
     if (comment !== undefined) {
       i = comment;
       continue;
     }
-    const quoted = quotedAt(query, i, dialect);
+    const quoted = quotedAt(query, i, engine);
     if (quoted) {
       out.push({ text: query.slice(i, quoted.end), depth, quoted: true });
       i = quoted.end;

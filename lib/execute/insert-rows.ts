@@ -8,8 +8,8 @@ import type { Executor } from '../db/database';
 import type { ColumnValues, Key } from '../plan/plan';
 import type { ResourceTable, SqlResource } from '../resource';
 import { compileInsertRows, insertColumns } from '../sql/compile-insert-rows';
-import { sqlDialect } from '../sql/dialect';
 import { readServerInserts, type ServerInserts, serverInsertsQuery } from '../sql/server-inserts';
+import { sqlShapeOf } from '../sql/sql-shape';
 import { insertBatches } from './statement-size';
 import { insertTableRow, type StoredRow, selectRowsByKey } from './stored-rows';
 
@@ -17,7 +17,7 @@ import { insertTableRow, type StoredRow, selectRowsByKey } from './stored-rows';
 const asked = new WeakMap<Executor, Promise<ServerInserts>>();
 
 function serverInserts(tx: Executor, resource: SqlResource): Promise<ServerInserts> {
-  if (sqlDialect(resource.dialect).supportsReturning) return Promise.resolve({ returning: true });
+  if (sqlShapeOf(resource.engine).supportsReturning) return Promise.resolve({ returning: true });
   let answer = asked.get(tx);
   if (!answer) {
     answer = tx.run(serverInsertsQuery).then((result) => readServerInserts(result.rows[0]));
@@ -62,17 +62,17 @@ async function insertOver(
   const generated = table.primaryKey.filter((c) => table.generatedColumns.includes(c));
   const countable = server.idStep !== undefined && generated.length <= 1;
   if (!server.returning && !countable && generated.length > 0) return oneByOne(tx, resource, table, rows);
-  const dialect = sqlDialect(resource.dialect);
+  const shape = sqlShapeOf(resource.engine);
   const out: StoredRow[] = [];
-  for (const batch of await insertBatches(dialect, columns, rows)) {
+  for (const batch of await insertBatches(shape, columns, rows)) {
     if (server.returning) {
-      const result = await tx.run(compileInsertRows(dialect, table, columns, batch, true));
+      const result = await tx.run(compileInsertRows(shape, table, columns, batch, true));
       out.push(...result.rows.map((row) => ({ ...row })));
       continue;
     }
     // an insert id counts only for rows that leave the generated key to the database: runs of one kind each
     for (const run of runsBy(batch, (row) => generated.some((c) => !(c in row)))) {
-      const result = await tx.run(compileInsertRows(dialect, table, columns, run, false));
+      const result = await tx.run(compileInsertRows(shape, table, columns, run, false));
       const first = result.insertId === undefined ? undefined : BigInt(result.insertId);
       const keys = run.map((row, i) => keyOf(table, row, first, BigInt(i * (server.idStep ?? 1))));
       out.push(...(await readBack(tx, resource, table, run, keys)));

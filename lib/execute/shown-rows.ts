@@ -13,7 +13,7 @@ import type { CallerQuery, ChildChanges, Key, Target, TypedFilter } from '../pla
 import type { SqlResource } from '../resource';
 import { keyLabels, tableOf } from '../resource-levels';
 import { compileSelect, compileSelectWhere } from '../sql/compile-select';
-import { sqlDialect } from '../sql/dialect';
+import { sqlShapeOf } from '../sql/sql-shape';
 import type { Value } from '../values';
 import { chunks } from './statement-size';
 import { type StoredRow, selectKeys } from './stored-rows';
@@ -55,7 +55,7 @@ async function shownKeys(
       keys: { labels, keys: chunk },
       current: true,
     };
-    const { rows } = await tx.run(compileSelect(sqlDialect(resource.dialect), query ?? resource.query, spec));
+    const { rows } = await tx.run(compileSelect(sqlShapeOf(resource.engine), query ?? resource.query, spec));
     for (const row of rows) found.push(labels.map((l) => row[l] ?? null));
   }
   return found;
@@ -71,7 +71,7 @@ export async function lockParents(
   const parent = tableOf(resource, 'Parent');
   const rows: StoredRow[] = [];
   for (const chunk of chunks(keys)) {
-    const statement = compileSelectWhere(sqlDialect(resource.dialect), parent, columns, [byKey(parent, chunk)], true);
+    const statement = compileSelectWhere(sqlShapeOf(resource.engine), parent, columns, [byKey(parent, chunk)], true);
     for (const row of (await tx.run(statement)).rows) rows.push({ ...row });
   }
   return rows;

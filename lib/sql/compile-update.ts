@@ -2,20 +2,20 @@
 import type { ColumnValues } from '../plan/plan';
 import type { ResourceTable } from '../resource';
 import type { CompiledQuery } from './compiled-query';
-import type { SqlDialect } from './dialect';
 import { type ColumnFilter, type Match, whereClause } from './match';
 import { ParamList } from './param-list';
+import type { SqlShape } from './sql-shape';
 
 export function compileUpdate(
-  dialect: SqlDialect,
+  shape: SqlShape,
   table: Pick<ResourceTable, 'schema' | 'table'>,
   values: ColumnValues,
   where: readonly Match[],
   filters: readonly ColumnFilter[] = [],
 ): CompiledQuery {
-  const params = new ParamList(dialect);
+  const params = new ParamList(shape);
   const set = Object.keys(values)
-    .map((c) => `${dialect.quoteIdentifier(c)} = ${params.add(values[c] ?? null)}`)
+    .map((c) => `${shape.quoteIdentifier(c)} = ${params.add(values[c] ?? null)}`)
     .join(', ');
-  return params.compile(`UPDATE ${dialect.quoteTable(table)} SET ${set} WHERE ${whereClause(params, where, filters)}`);
+  return params.compile(`UPDATE ${shape.quoteTable(table)} SET ${set} WHERE ${whereClause(params, where, filters)}`);
 }

@@ -24,7 +24,7 @@ for (const target of serverTargets()) {
   describe(`idle connections on ${target.name}`, () => {
     let testDb: TestDatabase;
     let db: Database | undefined;
-    const count = async () => Number((await testDb.exec(sessions[target.dialect]))[0]?.n);
+    const count = async () => Number((await testDb.exec(sessions[target.engine]))[0]?.n);
 
     beforeAll(async () => {
       testDb = await target.create();
@@ -36,9 +36,9 @@ for (const target of serverTargets()) {
 
     it('closes what a burst opened once it is idle, and reconnects for the next statement', async () => {
       const idle = await count();
-      db = connect[target.dialect](testDb.url, options);
+      db = connect[target.engine](testDb.url, options);
       const pool = db;
-      await Promise.all([1, 2, 3].map(() => pool.run({ text: sleep[target.dialect], params: [] })));
+      await Promise.all([1, 2, 3].map(() => pool.run({ text: sleep[target.engine], params: [] })));
       expect(await count()).toBe(idle + 3);
 
       const deadline = Date.now() + 5000;

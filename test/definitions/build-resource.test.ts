@@ -167,7 +167,7 @@ const built: {
       file,
       kind: 'flat',
       database: 'shop',
-      dialect: 'postgres',
+      engine: 'postgres',
       query: 'select b.book_id id, title, slug, summary, length(title) len from book b join book_detail d ...',
       rowName: 'book',
       collectionName: 'books',
@@ -588,9 +588,9 @@ describe('buildResource', () => {
     );
   });
 
-  it('passes the dialect through', () => {
+  it('passes the engine through', () => {
     const catalog = { columns: [queryColumn('id', 'book', 'book_id', 'integer')], tables: { book } };
-    expect(buildResource('B', definition([{ name: 'book', role: 'Parent' }]), catalog, 'mysql').dialect).toBe('mysql');
+    expect(buildResource('B', definition([{ name: 'book', role: 'Parent' }]), catalog, 'mysql').engine).toBe('mysql');
   });
 
   it.each(invalid)('$name is a DefinitionError', ({ definition, catalog, problem }) => {

@@ -28,9 +28,9 @@ const catalog: QueryCatalog = {
   },
 };
 
-function snapshot(dialect: 'postgres' | 'mysql', database = 'shop'): CatalogSnapshot {
+function snapshot(engine: 'postgres' | 'mysql', database = 'shop'): CatalogSnapshot {
   const text = serializeSnapshot(
-    { '': { dialect, database, tables: tablesOf([catalog]), fingerprint: 'f'.repeat(64) } },
+    { '': { dialect: engine, database, tables: tablesOf([catalog]), fingerprint: 'f'.repeat(64) } },
     { Item: { database: '', definition: definitionDigest(xml), catalog } },
     new Date('2026-11-23T00:00:00Z'),
   );
@@ -73,22 +73,22 @@ describe('parseSnapshot', () => {
 describe('snapshotEntry', () => {
   const target = (extra: Partial<CatalogTarget> = {}): CatalogTarget => ({
     database: '',
-    dialect: 'postgres',
+    engine: 'postgres',
     databaseName: 'shop',
     ...extra,
   });
   it.each<[string, 'postgres' | 'mysql', string, string, CatalogTarget, boolean]>([
     ['the same file on the same database', 'postgres', 'Item', xml, target(), true],
     ['PostgreSQL: another database of the same shape', 'postgres', 'Item', xml, target({ databaseName: 'prod' }), true],
-    ['MySQL: the same database name', 'mysql', 'Item', xml, target({ dialect: 'mysql' }), true],
-    ['MySQL: another database name', 'mysql', 'Item', xml, target({ dialect: 'mysql', databaseName: 'prod' }), false],
+    ['MySQL: the same database name', 'mysql', 'Item', xml, target({ engine: 'mysql' }), true],
+    ['MySQL: another database name', 'mysql', 'Item', xml, target({ engine: 'mysql', databaseName: 'prod' }), false],
     ['an edited definition', 'postgres', 'Item', `${xml} `, target(), false],
-    ['another engine', 'postgres', 'Item', xml, target({ dialect: 'mysql' }), false],
+    ['another engine', 'postgres', 'Item', xml, target({ engine: 'mysql' }), false],
     ['another <database>', 'postgres', 'Item', xml, target({ database: 'other' }), false],
     ['a resource it does not hold', 'postgres', 'Other', xml, target(), false],
     ['a name of Object.prototype', 'postgres', 'constructor', xml, target(), false],
-  ])('%s (%s)', (_case, dialect, name, text, at, found) => {
-    expect(snapshotEntry(snapshot(dialect), name, text, at) !== undefined).toBe(found);
+  ])('%s (%s)', (_case, engine, name, text, at, found) => {
+    expect(snapshotEntry(snapshot(engine), name, text, at) !== undefined).toBe(found);
   });
 });
 

@@ -189,13 +189,13 @@ const pair: ResourceTable = { ...item, name: 'pair', table: 'pair', primaryKey: 
 describe.each(targets())('insertRows, each way of reading rows back, on $name', (target) => {
   const fx = useFixture(target);
   let db: Database;
-  const resource = { dialect: target.dialect } as SqlResource;
+  const resource = { engine: target.engine } as SqlResource;
   const at = (table: ResourceTable): ResourceTable =>
-    target.dialect === 'mysql' ? { ...table, schema: new URL(fx.db.url).pathname.slice(1) } : table;
+    target.engine === 'mysql' ? { ...table, schema: new URL(fx.db.url).pathname.slice(1) } : table;
 
   beforeAll(() => {
     const options = { connectTimeoutMs: 3000, statementTimeoutMs: 10000, poolSize: 1, idleTimeoutS: 300 };
-    db = target.dialect === 'postgres' ? connectPostgres(fx.db.url, options) : connectMysql(fx.db.url, options);
+    db = target.engine === 'postgres' ? connectPostgres(fx.db.url, options) : connectMysql(fx.db.url, options);
   });
   afterAll(() => db?.close());
 
@@ -203,7 +203,7 @@ describe.each(targets())('insertRows, each way of reading rows back, on $name', 
   const ways: [string, ServerInserts][] = [
     ['RETURNING', { returning: true }],
     ['one by one', { returning: false }],
-    ...(target.dialect === 'mysql'
+    ...(target.engine === 'mysql'
       ? ([['the insert id counted on', { returning: false, idStep: 1 }]] as [string, ServerInserts][])
       : []),
   ];

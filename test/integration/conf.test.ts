@@ -31,7 +31,7 @@ describe.each(targets())('/conf on $name', (target) => {
       kind: 'flat',
       rowName: 'item',
       collectionName: 'items',
-      dialect: target.dialect,
+      dialect: target.engine,
     });
     expect(meta.tables).toEqual([
       expect.objectContaining({ name: 'item', role: 'Parent', table: 'item', primaryKey: ['item_id'], links: [] }),

@@ -45,7 +45,7 @@ describe.each(targets())('a missing database on $name', (target) => {
 
   beforeAll(async () => {
     db = await target.create();
-    for (const statement of [...testSchema(target.dialect), ...testData(target.dialect)]) await db.exec(statement);
+    for (const statement of [...testSchema(target.engine), ...testData(target.engine)]) await db.exec(statement);
   });
   afterAll(async () => db?.drop());
 

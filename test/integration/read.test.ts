@@ -132,7 +132,7 @@ describe.each(targets())('reads on $name', (target) => {
     await fx.db.exec("UPDATE item SET note = '(draft) x' WHERE item_id = 2");
     await fx.db.exec("UPDATE item SET note = '!bang' WHERE item_id = 4");
     await fx.db.exec(
-      fx.db.dialect === 'postgres'
+      fx.db.engine === 'postgres'
         ? "UPDATE item SET note = 'C:\\dir\\' WHERE item_id = 3"
         : "UPDATE item SET note = 'C:\\\\dir\\\\' WHERE item_id = 3",
     );

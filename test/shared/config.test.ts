@@ -1,13 +1,13 @@
 /**
  * Table tests of configuration (D22) and database selection (D5): readConfig over explicit environments,
- * databaseUrlFor, readUrlFor (the readers), the missing-database sentences, dialectOf and URL masking. Pure: no connection is made.
+ * databaseUrlFor, readUrlFor (the readers), the missing-database sentences, engineOf and URL masking. Pure: no connection is made.
  */
 import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { type Config, readConfig } from '../../lib/config';
 import { databaseOf, maskUrl, serverOf } from '../../lib/db/mask-url';
-import { databaseUrlFor, dialectOf, explainMissingDatabase, readUrlFor } from '../../lib/db/select-database';
+import { databaseUrlFor, engineOf, explainMissingDatabase, readUrlFor } from '../../lib/db/select-database';
 import { serviceErrorOf } from '../support/resources';
 
 const bundledDefinitions = path.resolve(__dirname, '..', '..', 'definitions');
@@ -435,15 +435,15 @@ describe('masking database URLs', () => {
   });
 });
 
-describe('dialectOf', () => {
+describe('engineOf', () => {
   it.each([
-    { url: 'postgres://u:p@h:5432/db', dialect: 'postgres' },
-    { url: 'postgresql://h/db', dialect: 'postgres' },
-    { url: 'POSTGRES://h/db', dialect: 'postgres' },
-    { url: 'mysql://u:p@h:3306/db', dialect: 'mysql' },
-    { url: 'mariadb://h/db', dialect: 'mysql' },
-  ])('$url → $dialect', ({ url, dialect }) => {
-    expect(dialectOf(url)).toBe(dialect);
+    { url: 'postgres://u:p@h:5432/db', engine: 'postgres' },
+    { url: 'postgresql://h/db', engine: 'postgres' },
+    { url: 'POSTGRES://h/db', engine: 'postgres' },
+    { url: 'mysql://u:p@h:3306/db', engine: 'mysql' },
+    { url: 'mariadb://h/db', engine: 'mysql' },
+  ])('$url → $engine', ({ url, engine }) => {
+    expect(engineOf(url)).toBe(engine);
   });
 
   it.each([
@@ -451,7 +451,7 @@ describe('dialectOf', () => {
     { url: 'mssql://h/db', scheme: 'mssql' },
     { url: 'http://h/db', scheme: 'http' },
   ])('$url is unsupported', ({ url, scheme }) => {
-    expect(serviceErrorOf(() => dialectOf(url))).toEqual({
+    expect(serviceErrorOf(() => engineOf(url))).toEqual({
       name: 'DatabaseError',
       status: 500,
       code: 'database_unconfigured',

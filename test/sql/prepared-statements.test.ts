@@ -34,7 +34,7 @@ describe('DB_PREPARE', () => {
   });
 });
 
-describe.each(targets().filter((t) => t.dialect === 'postgres'))('prepared statements on $name', (target) => {
+describe.each(targets().filter((t) => t.engine === 'postgres'))('prepared statements on $name', (target) => {
   let testDb: TestDatabase;
   const opened: Database[] = [];
   const connect = (prepare: boolean) => {

@@ -1,13 +1,13 @@
 /**
- * What differs between the SQL of PostgreSQL and of MySQL/MariaDB, as one object per database, the way kysely's
- * query compilers do it: SqlDialect is written for PostgreSQL, and MysqlDialect overrides what MySQL does
- * differently. The compilers ask the dialect; nothing else in the service branches on the database. Pure.
+ * What differs between the SQL of PostgreSQL and of MySQL/MariaDB, as one object per database engine, the way
+ * kysely's query compilers do it: SqlShape is written for PostgreSQL, and MysqlSqlShape overrides what MySQL does
+ * differently. The compilers ask the SQL shape; nothing else in the service branches on the database. Pure.
  */
-import type { Dialect, ResourceTable } from '../resource';
+import type { EngineName, ResourceTable } from '../resource';
 import type { Value } from '../values';
 
-export class SqlDialect {
-  readonly name: Dialect = 'postgres';
+export class SqlShape {
+  readonly engine: EngineName = 'postgres';
   /** INSERT ... RETURNING * gives the stored row back in the same statement. */
   readonly supportsReturning: boolean = true;
 
@@ -68,8 +68,8 @@ export class SqlDialect {
   readonly valuesInText: boolean = false;
 }
 
-export class MysqlDialect extends SqlDialect {
-  override readonly name: Dialect = 'mysql';
+export class MysqlSqlShape extends SqlShape {
+  override readonly engine: EngineName = 'mysql';
   /**
    * MySQL has no INSERT ... RETURNING (MariaDB has since 10.5, which the server is asked: lib/execute's
    * insert-rows); without it an inserted row is read back by its key (or the insert id).
@@ -122,9 +122,9 @@ export class MysqlDialect extends SqlDialect {
   }
 }
 
-const dialects: Readonly<Record<Dialect, SqlDialect>> = { postgres: new SqlDialect(), mysql: new MysqlDialect() };
+const shapes: Readonly<Record<EngineName, SqlShape>> = { postgres: new SqlShape(), mysql: new MysqlSqlShape() };
 
-/** The dialect object of a database. */
-export function sqlDialect(name: Dialect): SqlDialect {
-  return dialects[name];
+/** The SQL shape of a database engine. */
+export function sqlShapeOf(engine: EngineName): SqlShape {
+  return shapes[engine];
 }
