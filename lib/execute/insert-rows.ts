@@ -8,7 +8,7 @@ import type { Executor } from '../db/database';
 import type { ColumnValues, Key } from '../plan/plan';
 import type { ResourceTable, SqlResource } from '../resource';
 import { compileInsertRows, insertColumns } from '../sql/compile-insert-rows';
-import { readServerInserts, type ServerInserts, serverInsertsQuery } from '../sql/server-inserts';
+import type { ServerInserts } from '../sql/server-inserts';
 import { sqlShapeOf } from '../sql/sql-shape';
 import { insertBatches } from './statement-size';
 import { insertTableRow, type StoredRow, selectRowsByKey } from './stored-rows';
@@ -17,10 +17,11 @@ import { insertTableRow, type StoredRow, selectRowsByKey } from './stored-rows';
 const asked = new WeakMap<Executor, Promise<ServerInserts>>();
 
 function serverInserts(tx: Executor, resource: SqlResource): Promise<ServerInserts> {
-  if (sqlShapeOf(resource.engine).supportsReturning) return Promise.resolve({ returning: true });
+  const readBack = sqlShapeOf(resource.engine).insertReadBack;
+  if (readBack.kind === 'always') return Promise.resolve(readBack.inserts);
   let answer = asked.get(tx);
   if (!answer) {
-    answer = tx.run(serverInsertsQuery).then((result) => readServerInserts(result.rows[0]));
+    answer = tx.run(readBack.query).then((result) => readBack.read(result.rows[0]));
     asked.set(tx, answer);
   }
   return answer;

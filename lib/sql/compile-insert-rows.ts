@@ -16,17 +16,15 @@ export function compileInsertRows(
   table: Pick<ResourceTable, 'schema' | 'table'>,
   columns: readonly string[],
   rows: readonly ColumnValues[],
-  returning: boolean = shape.supportsReturning,
+  returning: boolean = shape.insertReturns,
 ): CompiledQuery {
   if (columns.length === 0 || rows.length === 0) throw new Error('compileInsertRows needs columns and rows');
   const params = new ParamList(shape);
   const lists = rows.map(
     (row) => `(${columns.map((c) => (c in row ? params.add(row[c] ?? null) : 'DEFAULT')).join(', ')})`,
   );
-  return params.compile(
-    `INSERT INTO ${shape.quoteTable(table)} (${columns.map((c) => shape.quoteIdentifier(c)).join(', ')}) VALUES ${lists.join(', ')}${returning ? ' RETURNING *' : ''}`,
-    returning,
-  );
+  const insert = `INSERT INTO ${shape.quoteTable(table)} (${columns.map((c) => shape.quoteIdentifier(c)).join(', ')}) VALUES ${lists.join(', ')}`;
+  return params.compile(returning ? shape.returning(insert) : insert, returning);
 }
 
 /** The columns that any of `rows` gives, in the order they first appear; many rows a slice at a time. */

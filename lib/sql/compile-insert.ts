@@ -19,6 +19,6 @@ export function compileInsert(
     columns.length === 0
       ? shape.insertDefaults
       : `(${columns.map((c) => shape.quoteIdentifier(c)).join(', ')}) VALUES (${columns.map((c) => params.add(values[c] ?? null)).join(', ')})`;
-  const returning = shape.supportsReturning;
-  return params.compile(`INSERT INTO ${shape.quoteTable(table)} ${body}${returning ? ' RETURNING *' : ''}`, returning);
+  const insert = `INSERT INTO ${shape.quoteTable(table)} ${body}`;
+  return params.compile(shape.insertReturns ? shape.returning(insert) : insert, shape.insertReturns);
 }

@@ -51,7 +51,7 @@ function queryText(params: ParamList, query: string | CallerQuery): string {
 
 /**
  * The `columns` (or every column) of the rows of `table` that match every Match. `lock`: the rows are locked
- * until the transaction ends (FOR UPDATE), so no other request changes them between a check and a write.
+ * until the transaction ends, so no other request changes them between a check and a write.
  */
 export function compileSelectWhere(
   shape: SqlShape,
@@ -62,7 +62,6 @@ export function compileSelectWhere(
 ): CompiledQuery {
   const params = new ParamList(shape);
   const list = columns === '*' ? '*' : columns.map((c) => shape.quoteIdentifier(c)).join(', ');
-  return params.compile(
-    `SELECT ${list} FROM ${shape.quoteTable(table)} WHERE ${whereClause(params, where)}${lock ? ' FOR UPDATE' : ''}`,
-  );
+  const select = `SELECT ${list} FROM ${shape.quoteTable(table)} WHERE ${whereClause(params, where)}`;
+  return params.compile(lock ? shape.lockForUpdate(select) : select);
 }

@@ -1,15 +1,28 @@
 /**
  * What differs between the SQL of PostgreSQL and of MySQL/MariaDB, as one object per database engine, the way
  * kysely's query compilers do it: SqlShape is written for PostgreSQL, and MysqlSqlShape overrides what MySQL does
- * differently. The compilers ask the SQL shape; nothing else in the service branches on the database. Pure.
+ * differently. It owns every shape of SQL that is not the same everywhere (RETURNING, the locking clause, row
+ * values, how inserted rows are read back); the compilers ask it, and nothing else in the service branches on the
+ * database. Pure.
  */
 import type { EngineName, ResourceTable } from '../resource';
-import type { Value } from '../values';
+import type { Row, Value } from '../values';
+import type { CompiledQuery } from './compiled-query';
+import { readServerInserts, type ServerInserts, serverInsertsQuery } from './server-inserts';
+
+/**
+ * How the rows of a multi-row INSERT are read back: the same on every server of the engine (`always`), or as the
+ * server answers `query` (asked once per transaction).
+ */
+export type InsertReadBack =
+  | { readonly kind: 'always'; readonly inserts: ServerInserts }
+  | { readonly kind: 'ask'; readonly query: CompiledQuery; read(row: Row | undefined): ServerInserts };
 
 export class SqlShape {
   readonly engine: EngineName = 'postgres';
-  /** INSERT ... RETURNING * gives the stored row back in the same statement. */
-  readonly supportsReturning: boolean = true;
+  /** Every server of the engine gives an INSERT's rows back as stored in the same statement (RETURNING). */
+  readonly insertReturns: boolean = true;
+  readonly insertReadBack: InsertReadBack = { kind: 'always', inserts: { returning: true } };
 
   quoteIdentifier(name: string): string {
     return `"${name.replace(/"/g, '""')}"`;
@@ -58,6 +71,25 @@ export class SqlShape {
     return query;
   }
 
+  /** The INSERT `insert`, giving back the rows it stores. */
+  returning(insert: string): string {
+    return `${insert} RETURNING *`;
+  }
+
+  /** The SELECT `select`, locking the rows it reads until the transaction ends. */
+  lockForUpdate(select: string): string {
+    return `${select} FOR UPDATE`;
+  }
+
+  /**
+   * Rows whose `columns` (quoted) equal one of `keys` (the placeholders of each key, in the columns' order):
+   * `a IN ($1, $2)`, or for several columns a row value, `(a, b) IN (($1, $2), ($3, $4))`.
+   */
+  keyIn(columns: readonly string[], keys: readonly (readonly string[])[]): string {
+    const row = (items: readonly string[]) => (items.length === 1 ? (items[0] as string) : `(${items.join(', ')})`);
+    return `${row(columns)} IN (${keys.map(row).join(', ')})`;
+  }
+
   /** The rest of an INSERT that gives no column: every column takes its default. */
   readonly insertDefaults: string = 'DEFAULT VALUES';
 
@@ -71,10 +103,15 @@ export class SqlShape {
 export class MysqlSqlShape extends SqlShape {
   override readonly engine: EngineName = 'mysql';
   /**
-   * MySQL has no INSERT ... RETURNING (MariaDB has since 10.5, which the server is asked: lib/execute's
-   * insert-rows); without it an inserted row is read back by its key (or the insert id).
+   * MySQL has no INSERT ... RETURNING (MariaDB has since 10.5): a single row is read back by its key (or the insert
+   * id), and a multi-row INSERT as the server says it can be (server-inserts).
    */
-  override readonly supportsReturning: boolean = false;
+  override readonly insertReturns: boolean = false;
+  override readonly insertReadBack: InsertReadBack = {
+    kind: 'ask',
+    query: serverInsertsQuery,
+    read: readServerInserts,
+  };
   override readonly insertDefaults: string = '() VALUES ()';
   /** mysql2's `query` binds client-side: the server receives the values written into the text. */
   override readonly valuesInText: boolean = true;
