@@ -3,8 +3,14 @@
  * Plain readonly data, built by lib/definitions and consumed by plan, sql and serial. No IO here.
  */
 
-/** The database engine a resource's database runs on. */
-export type EngineName = 'postgres' | 'mysql';
+/**
+ * The name of a database engine (`postgres`, `mysql`). The engine registry (lib/db/engines/registry.ts) declares
+ * the names, one key of EngineNames per engine, so that adding an engine touches nothing here.
+ */
+export type EngineName = keyof EngineNames;
+
+// biome-ignore lint/suspicious/noEmptyInterface: the engine registry adds a key for each engine
+export interface EngineNames {}
 
 export type ResourceKind = 'flat' | 'one-to-many' | 'many-to-many';
 

@@ -6,6 +6,7 @@
  */
 import { Signer } from '@aws-sdk/rds-signer';
 import { DatabaseError } from '../errors';
+import { engineOfUrl } from './engines/registry';
 import { serverOf } from './mask-url';
 
 /** Signs a fresh token for the URL's user, host and port each time it is called. */
@@ -14,7 +15,7 @@ export function iamTokenSigner(url: string, region: string): () => Promise<strin
   const username = decodeURIComponent(u.username);
   const signer = new Signer({
     hostname: u.hostname,
-    port: Number(u.port) || (u.protocol.startsWith('mysql') || u.protocol.startsWith('mariadb') ? 3306 : 5432),
+    port: Number(u.port) || engineOfUrl(url).defaultPort,
     username,
     region,
   });

@@ -6,17 +6,12 @@
  * the retry repeats nothing.
  */
 import { DatabaseError, type ServiceError } from '../errors';
-import type { EngineName } from '../resource';
 import { type ErrorTable, isLoginRejected } from './classify-error';
 import type { Database } from './database';
 import type { PasswordSource } from './database-credentials';
-import { mysqlErrors } from './mysql-errors';
-import { postgresErrors } from './postgres-errors';
 
-const errorTables: Readonly<Record<EngineName, ErrorTable>> = { postgres: postgresErrors, mysql: mysqlErrors };
-
-export function renewingDatabase(db: Database, source: PasswordSource): Database {
-  const errors = errorTables[db.engine];
+/** `errors`: the error table of the database's engine, which says when a login was refused. */
+export function renewingDatabase(db: Database, source: PasswordSource, errors: ErrorTable): Database {
   /** The password source's own failure (a token that could not be signed) explains a refused login best. */
   const explain = (error: unknown): unknown =>
     source.takeFailure() ??

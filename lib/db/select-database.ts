@@ -5,12 +5,12 @@
  */
 import type { Config } from '../config';
 import { ConfigurationError, DatabaseError } from '../errors';
-import type { EngineName } from '../resource';
 import type { Database } from './database';
-import { forgetCredentials, type PasswordSource, resolveLogin } from './database-credentials';
+import { forgetCredentials, resolveLogin } from './database-credentials';
 import { withDatabaseName } from './database-url';
+import type { Connect, Engine } from './engine';
+import { engineNamed, engineOfUrl } from './engines/registry';
 import { databaseOf, serverOf } from './mask-url';
-import type { ConnectOptions } from './postgres-database';
 import { renewingDatabase } from './renewing-database';
 
 /** The connection chosen for database X: its URL, the variable it came from, whether X replaced its database. */
@@ -116,60 +116,22 @@ export function explainMissingDatabase(
   return `Resource ${resource} ${uses} ${variable}, whose database ${databaseOf(url)} does not exist on its server (${serverOf(url)}); create it, or set ${variable} to the URL of an existing database`;
 }
 
-/** URL schemes and the database each names. */
-const schemes: Readonly<Record<string, EngineName>> = {
-  postgres: 'postgres',
-  postgresql: 'postgres',
-  mysql: 'mysql',
-  mariadb: 'mysql',
-};
-
-export function engineOf(url: string): EngineName {
-  const colon = url.indexOf(':');
-  const scheme = colon < 0 ? '' : url.slice(0, colon).toLowerCase();
-  const engine = Object.hasOwn(schemes, scheme) ? schemes[scheme] : undefined;
-  if (engine) return engine;
-  throw new DatabaseError(
-    'database_unconfigured',
-    `Database URL scheme "${scheme}:" is not supported; use postgres:// or mysql://`,
-  );
-}
-
 /** One client per URL for the life of the container; the promise is cached so concurrent first uses share it. */
 const databases = new Map<string, Promise<Database>>();
 
-type Connect = (url: string, options: ConnectOptions, source?: PasswordSource) => Database;
-
 /**
- * Each driver is loaded when its database is first used: a PostgreSQL container never evaluates mysql2. A bundle
- * packaged with --param="engine=postgres" (or mysql) has RRS_BUNDLE_ENGINE defined as that engine by esbuild
- * (scripts/deploy/bundle-define.js): the other branch is then dead code, and the other driver is not in the
- * bundle at all. Unbundled (tests, `npm start`), the variable is unset and both drivers load.
+ * The engine's driver, loaded when its first database is opened (a PostgreSQL container never evaluates mysql2),
+ * or a configuration error naming the variable when this bundle was packaged for another engine (registry.ts).
  */
-const drivers: Readonly<Record<EngineName, () => Promise<Connect> | undefined>> = {
-  postgres: () =>
-    process.env.RRS_BUNDLE_ENGINE === 'mysql'
-      ? undefined
-      : import('./postgres-database').then((driver) => driver.connectPostgres),
-  mysql: () =>
-    process.env.RRS_BUNDLE_ENGINE === 'postgres'
-      ? undefined
-      : import('./mysql-database').then((driver) => driver.connectMysql),
-};
-
-const engineLabels: Readonly<Record<EngineName, string>> = { postgres: 'PostgreSQL', mysql: 'MySQL' };
-
-/** The driver of the URL's database, or a configuration error naming the variable when this bundle has none. */
-function loadDriver(url: string, variable: string): Promise<Connect> {
-  const engine = engineOf(url);
-  const driver = drivers[engine]();
+function loadDriver(engine: Engine, variable: string): Promise<Connect> {
+  const driver = engine.driver();
   if (driver) return driver;
-  const other = engine === 'postgres' ? 'mysql' : 'postgres';
+  const packaged = engineNamed(process.env.RRS_BUNDLE_ENGINE as Engine['name']);
   throw new DatabaseError(
     'database_unconfigured',
-    `${variable} names a ${engineLabels[engine]} database, but this deployment has no ${engineLabels[engine]} driver: ` +
-      `it was packaged with --param="engine=${other}". Set ${variable} to a ${other}:// URL, or package with ` +
-      `--param="engine=${engine}" or engine=both`,
+    `${variable} names a ${engine.label} database, but this deployment has no ${engine.label} driver: ` +
+      `it was packaged with --param="engine=${packaged.name}". Set ${variable} to a ${packaged.schemes[0]}:// URL, ` +
+      `or package with --param="engine=${engine.name}" or engine=both`,
   );
 }
 
@@ -184,11 +146,12 @@ export function databaseNameOf(db: Database): string {
 /** The login first (a secret is fetched on first use), then the driver's client. */
 async function connect(config: Config, choice: DatabaseChoice, database?: string): Promise<Database> {
   const { url, source } = await resolveLogin(config, choice.url, choice.variable, database);
-  const connectDriver = await loadDriver(url, choice.variable);
+  const engine = engineOfUrl(url);
+  const connectDriver = await loadDriver(engine, choice.variable);
   const { connectTimeoutMs, statementTimeoutMs, poolSize, idleTimeoutS, dbPrepare } = config;
   const options = { connectTimeoutMs, statementTimeoutMs, poolSize, idleTimeoutS, prepare: dbPrepare === true };
   const driverDb = connectDriver(url, options, source);
-  const db = source ? renewingDatabase(driverDb, source) : driverDb;
+  const db = source ? renewingDatabase(driverDb, source, engine.errors) : driverDb;
   databaseNames.set(db, databaseOf(url));
   return db;
 }

@@ -8,6 +8,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { QueryCatalog } from '../db/database';
+import { engineNamed } from '../db/engines/registry';
 import type { TableName } from '../db/schema-fingerprint';
 import type { EngineName } from '../resource';
 
@@ -112,7 +113,7 @@ export interface CatalogTarget {
 
 /**
  * The snapshot's entry for a definition, with its database's, when it describes exactly this file on this kind of database: the same
- * bytes, the same engine, and on MySQL the same database name (there it is the schema that every table name is
+ * bytes, the same engine, and where the database is the schema (MySQL) the same database name (the schema every table name is
  * qualified with, so a snapshot of `staging` must never address `prod`'s tables). Undefined otherwise. On
  * PostgreSQL the schema lives inside the database, so a snapshot written on another database of the same shape
  * serves too; the fingerprint check says whether the shape is the same.
@@ -128,6 +129,6 @@ export function snapshotEntry(
     return undefined;
   const database = snapshot.databases[resource.database];
   if (!database || database.dialect !== target.engine) return undefined;
-  if (target.engine === 'mysql' && database.database !== target.databaseName) return undefined;
+  if (engineNamed(target.engine).databaseIsSchema && database.database !== target.databaseName) return undefined;
   return { resource, database };
 }

@@ -8,12 +8,12 @@
  */
 
 import type { Executor } from '../db/database';
+import { sqlShapeOf } from '../db/engines/registry';
 import type { CallerQuery, ChildChanges, Key, Target } from '../plan/plan';
 import type { SqlResource } from '../resource';
 import { tableOf } from '../resource-levels';
 import { compileDelete } from '../sql/compile-delete';
 import type { Match } from '../sql/match';
-import { sqlShapeOf } from '../sql/sql-shape';
 import { ownParent, requireAllChildrenShown, shownChildren, shownParents } from './shown-rows';
 import { chunks } from './statement-size';
 import { selectKeys } from './stored-rows';

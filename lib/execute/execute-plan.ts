@@ -7,11 +7,11 @@
  */
 
 import type { Database, Row } from '../db/database';
+import { sqlShapeOf } from '../db/engines/registry';
 import { ConstraintError, TooLargeError } from '../errors';
 import type { ReadPlan, WritePlan } from '../plan/plan';
 import type { SqlResource } from '../resource';
 import { compileSelect } from '../sql/compile-select';
-import { sqlShapeOf } from '../sql/sql-shape';
 import { executeDelete } from './execute-delete';
 import { executeInsert, type WriteOutcome } from './execute-insert';
 import { executeUpdate } from './execute-update';

@@ -6,13 +6,13 @@
  */
 
 import type { Executor } from '../db/database';
+import { sqlShapeOf } from '../db/engines/registry';
 import type { CallerQuery, ChildChanges, ChildRow, ColumnValues, ExtensionValues, Key, UpdateRows } from '../plan/plan';
 import type { ResourceTable, SqlResource } from '../resource';
 import { tableOf } from '../resource-levels';
 import { compileInsert } from '../sql/compile-insert';
 import { compileUpdate } from '../sql/compile-update';
 import type { Match } from '../sql/match';
-import { sqlShapeOf } from '../sql/sql-shape';
 import {
   ownParent,
   requireAllChildrenShown,

@@ -5,11 +5,11 @@
  * none of these can name each row (MySQL with interleaved auto-increment), rows are inserted one by one.
  */
 import type { Executor } from '../db/database';
+import { sqlShapeOf } from '../db/engines/registry';
 import type { ColumnValues, Key } from '../plan/plan';
 import type { ResourceTable, SqlResource } from '../resource';
 import { compileInsertRows, insertColumns } from '../sql/compile-insert-rows';
-import type { ServerInserts } from '../sql/server-inserts';
-import { sqlShapeOf } from '../sql/sql-shape';
+import type { ServerInserts } from '../sql-shape';
 import { insertBatches } from './statement-size';
 import { insertTableRow, type StoredRow, selectRowsByKey } from './stored-rows';
 

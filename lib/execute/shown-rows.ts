@@ -7,13 +7,13 @@
  * the database compares (letter case, padding, decimal scale), never by their text.
  */
 import type { Executor } from '../db/database';
+import { sqlShapeOf } from '../db/engines/registry';
 import { ForbiddenError, NotFoundError } from '../errors';
 import { forEachInSlices, mapInSlices } from '../map-in-slices';
 import type { CallerQuery, ChildChanges, Key, Target, TypedFilter } from '../plan/plan';
 import type { SqlResource } from '../resource';
 import { keyLabels, tableOf } from '../resource-levels';
 import { compileSelect, compileSelectWhere } from '../sql/compile-select';
-import { sqlShapeOf } from '../sql/sql-shape';
 import type { Value } from '../values';
 import { chunks } from './statement-size';
 import { type StoredRow, selectKeys } from './stored-rows';

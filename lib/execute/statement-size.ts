@@ -6,7 +6,7 @@
 import { forEachInSlices } from '../map-in-slices';
 import type { ColumnValues } from '../plan/plan';
 import type { Match } from '../sql/match';
-import type { SqlShape } from '../sql/sql-shape';
+import type { SqlShape } from '../sql-shape';
 import type { Value } from '../values';
 
 /** Keys per statement. */

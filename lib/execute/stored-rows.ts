@@ -5,13 +5,13 @@
  * (map-in-slices).
  */
 import type { Executor } from '../db/database';
+import { sqlShapeOf } from '../db/engines/registry';
 import { forEachInSlices, mapInSlices } from '../map-in-slices';
 import type { ColumnValues, Key } from '../plan/plan';
 import type { ResourceTable, SqlResource } from '../resource';
 import { compileInsert } from '../sql/compile-insert';
 import { compileSelectWhere } from '../sql/compile-select';
 import type { Match } from '../sql/match';
-import { sqlShapeOf } from '../sql/sql-shape';
 import type { Value } from '../values';
 import { chunks } from './statement-size';
 import { byKey } from './table-links';

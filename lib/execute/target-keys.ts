@@ -5,12 +5,12 @@
  * by their values are then also checked to be all shown (a hidden row with the same values cannot be told apart).
  */
 import type { Executor } from '../db/database';
+import { sqlShapeOf } from '../db/engines/registry';
 import { ConflictError } from '../errors';
 import type { CallerQuery, Key, RowMatch, Target, TypedFilter } from '../plan/plan';
 import type { SqlResource } from '../resource';
 import { keyLabels, tableOf } from '../resource-levels';
 import { compileSelect, compileSelectWhere, countLabel } from '../sql/compile-select';
-import { sqlShapeOf } from '../sql/sql-shape';
 import type { Value } from '../values';
 import { valueMatches } from './statement-size';
 

@@ -5,12 +5,12 @@
  * a slice at a time (map-in-slices).
  */
 import type { Executor } from '../db/database';
+import { sqlShapeOf } from '../db/engines/registry';
 import { forEachInSlices, mapInSlices } from '../map-in-slices';
 import type { CallerQuery, Key, UpdateRows } from '../plan/plan';
 import type { SqlResource } from '../resource';
 import { tableOf } from '../resource-levels';
 import { compileUpdateRows } from '../sql/compile-update-rows';
-import { sqlShapeOf } from '../sql/sql-shape';
 import { checksRows, shownParents } from './shown-rows';
 import { type ItemSize, paramBytes, sizedRuns } from './statement-size';
 import { byKey } from './table-links';

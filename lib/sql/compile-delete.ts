@@ -1,9 +1,9 @@
 /** DELETE of the rows of one table that match every Match and column filter. Pure. */
 import type { ResourceTable } from '../resource';
+import type { SqlShape } from '../sql-shape';
 import type { CompiledQuery } from './compiled-query';
 import { type ColumnFilter, type Match, whereClause } from './match';
 import { ParamList } from './param-list';
-import type { SqlShape } from './sql-shape';
 
 export function compileDelete(
   shape: SqlShape,

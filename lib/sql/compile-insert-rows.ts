@@ -7,9 +7,9 @@
 import { forEachInSlices } from '../map-in-slices';
 import type { ColumnValues } from '../plan/plan';
 import type { ResourceTable } from '../resource';
+import type { SqlShape } from '../sql-shape';
 import type { CompiledQuery } from './compiled-query';
 import { ParamList } from './param-list';
-import type { SqlShape } from './sql-shape';
 
 export function compileInsertRows(
   shape: SqlShape,

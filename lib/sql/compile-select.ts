@@ -6,11 +6,11 @@
  */
 import type { CallerQuery, SelectSpec } from '../plan/plan';
 import type { ResourceTable } from '../resource';
+import type { SqlShape } from '../sql-shape';
 import type { CompiledQuery } from './compiled-query';
 import { filterCondition } from './filter-condition';
 import { type Match, whereClause } from './match';
 import { ParamList } from './param-list';
-import type { SqlShape } from './sql-shape';
 
 /** The label of the row count of a SelectSpec with `count`. */
 export const countLabel = '_rrs_count';

@@ -6,10 +6,10 @@
  */
 import type { ColumnValues, Key } from '../plan/plan';
 import type { ResourceTable } from '../resource';
+import type { SqlShape } from '../sql-shape';
 import type { CompiledQuery } from './compiled-query';
 import { type Match, whereClause } from './match';
 import { ParamList } from './param-list';
-import type { SqlShape } from './sql-shape';
 
 export interface KeyedValues {
   readonly key: Key;

@@ -1,10 +1,10 @@
 /** UPDATE of the rows of one table that match every Match and column filter. Values are always parameters. Pure. */
 import type { ColumnValues } from '../plan/plan';
 import type { ResourceTable } from '../resource';
+import type { SqlShape } from '../sql-shape';
 import type { CompiledQuery } from './compiled-query';
 import { type ColumnFilter, type Match, whereClause } from './match';
 import { ParamList } from './param-list';
-import type { SqlShape } from './sql-shape';
 
 export function compileUpdate(
   shape: SqlShape,

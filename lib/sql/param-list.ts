@@ -2,9 +2,10 @@
  * Collects a statement's parameters while its text is written: `add` binds a value (as the engine's driver
  * takes it) and returns its placeholder. Values never enter the text. Pure.
  */
+
+import type { SqlShape } from '../sql-shape';
 import type { Value } from '../values';
 import type { CompiledQuery } from './compiled-query';
-import type { SqlShape } from './sql-shape';
 
 export class ParamList {
   private readonly values: Value[] = [];

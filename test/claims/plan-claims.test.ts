@@ -4,6 +4,7 @@
  */
 
 import { findClaim } from '../../lib/auth/find-claim';
+import { sqlShapeOf } from '../../lib/db/engines/registry';
 import type { CallerQuery, Claims, SelectSpec } from '../../lib/plan/plan';
 import { planCallerQuery } from '../../lib/plan/plan-caller-query';
 import { planRead } from '../../lib/plan/plan-read';
@@ -12,7 +13,6 @@ import type { WriteRequest } from '../../lib/request/resource-request';
 import type { ClaimPlaceholder, EngineName, SqlResource } from '../../lib/resource';
 import { compileSelect, compileSelectWhere } from '../../lib/sql/compile-select';
 import type { CompiledQuery } from '../../lib/sql/compiled-query';
-import { sqlShapeOf } from '../../lib/sql/sql-shape';
 import { bookResource, engineNames, serviceErrorOf, serviceErrorOfAsync } from '../support/resources';
 
 /** Book, its query limited per caller: `owner = {{claim:sub}} and shelf in ({{claim:org.shelf}}, 0)`. */

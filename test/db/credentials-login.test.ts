@@ -5,9 +5,9 @@
  */
 import { readConfig } from '../../lib/config';
 import { resolveLogin } from '../../lib/db/database-credentials';
+import { mysqlOptions } from '../../lib/db/engines/mysql/mysql-pool-options';
+import { postgresOptions } from '../../lib/db/engines/postgres/postgres-options';
 import { regionOfArn } from '../../lib/db/fetch-secret';
-import { mysqlOptions } from '../../lib/db/mysql-database';
-import { postgresIamTls } from '../../lib/db/postgres-database';
 import { parseSecretLogin, urlFromSecret } from '../../lib/db/secret-login';
 import { explainMissingDatabase } from '../../lib/db/select-database';
 import { ServiceError } from '../../lib/errors';
@@ -142,25 +142,6 @@ describe('regionOfArn', () => {
 });
 
 describe('TLS when DATABASE_IAM_AUTH=true', () => {
-  it.each([
-    { url: 'postgres://app@h/db', ssl: 'verify-full' },
-    { url: 'postgres://app@h/db?sslmode=verify-full', ssl: 'verify-full' },
-    { url: 'postgres://app@h/db?sslmode=verify-ca', ssl: 'verify-full' },
-    { url: 'postgres://app@h/db?ssl=true', ssl: 'verify-full' },
-    { url: 'postgres://app@h/db?sslmode=require', ssl: 'require' },
-  ])('PostgreSQL $url: $ssl', ({ url, ssl }) => {
-    expect(postgresIamTls(url)).toBe(ssl);
-  });
-
-  it.each(['disable', 'allow', 'prefer'])('PostgreSQL sslmode=%s is refused', (mode) => {
-    expect(serviceErrorOf(() => postgresIamTls(`postgres://app@h/db?sslmode=${mode}`))).toEqual({
-      name: 'ConfigurationError',
-      status: 500,
-      code: 'configuration_invalid',
-      message: `DATABASE_IAM_AUTH=true sends the IAM token as the password, so it needs TLS; the database URL has sslmode=${mode}: use sslmode=verify-full (the default) or sslmode=require`,
-    });
-  });
-
   const options = { connectTimeoutMs: 1000, statementTimeoutMs: 1000, poolSize: 1, idleTimeoutS: 1 };
   const iam = {
     kind: 'iam' as const,
@@ -173,6 +154,26 @@ describe('TLS when DATABASE_IAM_AUTH=true', () => {
     },
     explain: (error: unknown) => error,
   };
+
+  it.each([
+    { url: 'postgres://app@h/db', ssl: 'verify-full' },
+    { url: 'postgres://app@h/db?sslmode=verify-full', ssl: 'verify-full' },
+    { url: 'postgres://app@h/db?sslmode=verify-ca', ssl: 'verify-full' },
+    { url: 'postgres://app@h/db?ssl=true', ssl: 'verify-full' },
+    { url: 'postgres://app@h/db?sslmode=require', ssl: 'require' },
+  ])('PostgreSQL $url: $ssl', ({ url, ssl }) => {
+    expect(postgresOptions(url, options, iam).ssl).toBe(ssl);
+    expect(postgresOptions(url, options).ssl).toBeUndefined();
+  });
+
+  it.each(['disable', 'allow', 'prefer'])('PostgreSQL sslmode=%s is refused', (mode) => {
+    expect(serviceErrorOf(() => postgresOptions(`postgres://app@h/db?sslmode=${mode}`, options, iam))).toEqual({
+      name: 'ConfigurationError',
+      status: 500,
+      code: 'configuration_invalid',
+      message: `DATABASE_IAM_AUTH=true sends the IAM token as the password, so it needs TLS; the database URL has sslmode=${mode}: use sslmode=verify-full (the default) or sslmode=require`,
+    });
+  });
 
   it.each([
     { url: 'mysql://app@h/db', iamSsl: 'Amazon RDS', plainSsl: undefined },

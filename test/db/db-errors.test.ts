@@ -5,9 +5,8 @@
  */
 import { classifyDbError, noAnswerError } from '../../lib/db/classify-error';
 import type { Statement } from '../../lib/db/database';
+import { engineNamed } from '../../lib/db/engines/registry';
 import { inlineParams } from '../../lib/db/inline-params';
-import { mysqlErrors } from '../../lib/db/mysql-errors';
-import { postgresErrors } from '../../lib/db/postgres-errors';
 import type { EngineName } from '../../lib/resource';
 import { serviceErrorOf } from '../support/resources';
 
@@ -90,7 +89,7 @@ describe('inlineParams', () => {
   ] as { name: string; engine: EngineName; query: Statement; expected: string }[])(
     '$name',
     ({ engine, query, expected }) => {
-      expect(inlineParams(query, engine === 'postgres' ? 'numbered' : 'positional')).toBe(expected);
+      expect(inlineParams(query, engineNamed(engine).errors.placeholders)).toBe(expected);
     },
   );
 });
@@ -656,14 +655,12 @@ const classified: {
   },
 ];
 
-const drivers = { postgres: postgresErrors, mysql: mysqlErrors };
-
 describe('classifyDbError', () => {
   it.each(classified)('$engine: $name', ({ engine, error, query, expected }) => {
     const statement = query ?? (engine === 'postgres' ? pgQuery : myQuery);
     expect(
       serviceErrorOf(() => {
-        throw classifyDbError(drivers[engine], error, statement);
+        throw classifyDbError(engineNamed(engine).errors, error, statement);
       }),
     ).toEqual(expected);
   });
@@ -672,7 +669,7 @@ describe('classifyDbError', () => {
     '$engine: $name carries no value of the error or the statement',
     ({ engine, error, query, expected }) => {
       const statement = query ?? (engine === 'postgres' ? pgQuery : myQuery);
-      const { message } = classifyDbError(drivers[engine], error, statement);
+      const { message } = classifyDbError(engineNamed(engine).errors, error, statement);
       for (const value of ['alice@example.com', '$2b$12$hash', 'secret', "'978", '(7)', '(99)', '(1)'])
         expect({ message, value, has: message.includes(value) }).toEqual({ message, value, has: false });
       expect(message).toBe(expected.message);
@@ -680,7 +677,8 @@ describe('classifyDbError', () => {
   );
 
   it('an error already classified (by the statement that failed first) is kept as it is', () => {
-    const first = classifyDbError(postgresErrors, { code: 'ECONNRESET', message: 'read ECONNRESET' }, pgQuery);
-    expect(classifyDbError(postgresErrors, first, { text: 'ROLLBACK', params: [] })).toBe(first);
+    const { errors } = engineNamed('postgres');
+    const first = classifyDbError(errors, { code: 'ECONNRESET', message: 'read ECONNRESET' }, pgQuery);
+    expect(classifyDbError(errors, first, { text: 'ROLLBACK', params: [] })).toBe(first);
   });
 });

@@ -6,12 +6,10 @@
  * still usable after each of these.
  */
 import type { Database, Row } from '../../lib/db/database';
-import { connectMysql } from '../../lib/db/mysql-database';
-import { connectPostgres } from '../../lib/db/postgres-database';
+import { connectTo } from '../support/connect';
 import { type TestDatabase, targets } from '../support/databases';
 
 const options = { connectTimeoutMs: 3000, statementTimeoutMs: 10000, poolSize: 1, idleTimeoutS: 60 };
-const connect = { postgres: connectPostgres, mysql: connectMysql };
 const ROWS = 2000;
 
 describe.each(targets())('readEach on $name', (target) => {
@@ -23,7 +21,7 @@ describe.each(targets())('readEach on $name', (target) => {
     await testDb.exec('CREATE TABLE counted (n int primary key, word varchar(20))');
     const values = Array.from({ length: ROWS }, (_, i) => `(${i + 1}, 'w${i + 1}')`).join(', ');
     await testDb.exec(`INSERT INTO counted (n, word) VALUES ${values}`);
-    db = connect[target.engine](testDb.url, options);
+    db = await connectTo(testDb.url, options);
   });
   afterAll(async () => {
     await db?.close();

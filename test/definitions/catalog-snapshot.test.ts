@@ -4,7 +4,7 @@
  * statement's parameters. Pure: no database (test/integration/catalog-snapshot.test.ts runs them on real ones).
  */
 import type { QueryCatalog } from '../../lib/db/database';
-import { fingerprintStatement } from '../../lib/db/schema-fingerprint';
+import { engineNamed } from '../../lib/db/engines/registry';
 import {
   type CatalogSnapshot,
   type CatalogTarget,
@@ -101,18 +101,18 @@ describe('tablesOf', () => {
   });
 });
 
-describe('fingerprintStatement', () => {
+describe("each engine's fingerprint statement", () => {
   const tables = [
     { schema: 'public', table: 'item' },
     { schema: 'shop', table: 'maker' },
   ];
   it('binds each table as a schema and a name (PostgreSQL: once)', () => {
-    const statement = fingerprintStatement('postgres', tables);
+    const statement = engineNamed('postgres').fingerprint(tables);
     expect(statement.params).toEqual(['public', 'item', 'shop', 'maker']);
     expect(statement.text).toContain('($1::text, $2::text), ($3::text, $4::text)');
   });
   it('binds each table as a schema and a name (MySQL: once per part of the union)', () => {
-    const statement = fingerprintStatement('mysql', tables);
+    const statement = engineNamed('mysql').fingerprint(tables);
     expect(statement.params).toEqual(['public', 'item', 'shop', 'maker', 'public', 'item', 'shop', 'maker']);
     expect(statement.text.split('?')).toHaveLength(9);
   });

@@ -6,12 +6,11 @@
  * on, one by one), forced on the real server, since one server shows only one of them.
  */
 import type { Database } from '../../lib/db/database';
-import { connectMysql } from '../../lib/db/mysql-database';
-import { connectPostgres } from '../../lib/db/postgres-database';
 import { insertRowsAs } from '../../lib/execute/insert-rows';
 import type { ColumnValues } from '../../lib/plan/plan';
 import type { ResourceTable, SqlResource } from '../../lib/resource';
-import type { ServerInserts } from '../../lib/sql/server-inserts';
+import type { ServerInserts } from '../../lib/sql-shape';
+import { connectTo } from '../support/connect';
 import { targets } from '../support/databases';
 import { useFixture } from '../support/fixture';
 import { invoke } from '../support/service';
@@ -193,9 +192,9 @@ describe.each(targets())('insertRows, each way of reading rows back, on $name', 
   const at = (table: ResourceTable): ResourceTable =>
     target.engine === 'mysql' ? { ...table, schema: new URL(fx.db.url).pathname.slice(1) } : table;
 
-  beforeAll(() => {
+  beforeAll(async () => {
     const options = { connectTimeoutMs: 3000, statementTimeoutMs: 10000, poolSize: 1, idleTimeoutS: 300 };
-    db = target.engine === 'postgres' ? connectPostgres(fx.db.url, options) : connectMysql(fx.db.url, options);
+    db = await connectTo(fx.db.url, options);
   });
   afterAll(() => db?.close());
 

@@ -1,13 +1,14 @@
 /**
  * Table tests of configuration (D22) and database selection (D5): readConfig over explicit environments,
- * databaseUrlFor, readUrlFor (the readers), the missing-database sentences, engineOf and URL masking. Pure: no connection is made.
+ * databaseUrlFor, readUrlFor (the readers), the missing-database sentences, engineOfUrl and URL masking. Pure: no connection is made.
  */
 import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { type Config, readConfig } from '../../lib/config';
+import { engineOfUrl } from '../../lib/db/engines/registry';
 import { databaseOf, maskUrl, serverOf } from '../../lib/db/mask-url';
-import { databaseUrlFor, engineOf, explainMissingDatabase, readUrlFor } from '../../lib/db/select-database';
+import { databaseUrlFor, explainMissingDatabase, readUrlFor } from '../../lib/db/select-database';
 import { serviceErrorOf } from '../support/resources';
 
 const bundledDefinitions = path.resolve(__dirname, '..', '..', 'definitions');
@@ -435,7 +436,7 @@ describe('masking database URLs', () => {
   });
 });
 
-describe('engineOf', () => {
+describe('engineOfUrl', () => {
   it.each([
     { url: 'postgres://u:p@h:5432/db', engine: 'postgres' },
     { url: 'postgresql://h/db', engine: 'postgres' },
@@ -443,7 +444,7 @@ describe('engineOf', () => {
     { url: 'mysql://u:p@h:3306/db', engine: 'mysql' },
     { url: 'mariadb://h/db', engine: 'mysql' },
   ])('$url → $engine', ({ url, engine }) => {
-    expect(engineOf(url)).toBe(engine);
+    expect(engineOfUrl(url).name).toBe(engine);
   });
 
   it.each([
@@ -451,7 +452,7 @@ describe('engineOf', () => {
     { url: 'mssql://h/db', scheme: 'mssql' },
     { url: 'http://h/db', scheme: 'http' },
   ])('$url is unsupported', ({ url, scheme }) => {
-    expect(serviceErrorOf(() => engineOf(url))).toEqual({
+    expect(serviceErrorOf(() => engineOfUrl(url))).toEqual({
       name: 'DatabaseError',
       status: 500,
       code: 'database_unconfigured',

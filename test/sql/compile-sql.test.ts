@@ -6,8 +6,7 @@
  */
 
 import type { Database } from '../../lib/db/database';
-import { connectMysql } from '../../lib/db/mysql-database';
-import { connectPostgres } from '../../lib/db/postgres-database';
+import { sqlShapeOf } from '../../lib/db/engines/registry';
 import type { ColumnValues, SelectSpec } from '../../lib/plan/plan';
 import type { EngineName, ResourceTable } from '../../lib/resource';
 import { compileDelete } from '../../lib/sql/compile-delete';
@@ -16,8 +15,8 @@ import { compileSelect, compileSelectWhere } from '../../lib/sql/compile-select'
 import { compileUpdate } from '../../lib/sql/compile-update';
 import type { CompiledQuery } from '../../lib/sql/compiled-query';
 import type { ColumnFilter } from '../../lib/sql/match';
-import { sqlShapeOf } from '../../lib/sql/sql-shape';
 import type { Value } from '../../lib/values';
+import { connectTo } from '../support/connect';
 import { type TestDatabase, targets } from '../support/databases';
 
 type Table = Pick<ResourceTable, 'schema' | 'table'>;
@@ -628,7 +627,7 @@ describe.each(targets())('every compiled statement runs on $name', (target) => {
     testDb = await target.create();
     for (const statement of setup[target.engine](new URL(testDb.url).pathname.slice(1))) await testDb.exec(statement);
     const options = { connectTimeoutMs: 3000, statementTimeoutMs: 10000, poolSize: 1, idleTimeoutS: 300 };
-    db = target.engine === 'postgres' ? connectPostgres(testDb.url, options) : connectMysql(testDb.url, options);
+    db = await connectTo(testDb.url, options);
   });
   afterAll(async () => {
     await db?.close();

@@ -5,15 +5,14 @@
  * matched, changed or not.
  */
 import type { Database } from '../../lib/db/database';
+import { sqlShapeOf } from '../../lib/db/engines/registry';
 import { inlineParams } from '../../lib/db/inline-params';
-import { connectMysql } from '../../lib/db/mysql-database';
-import { connectPostgres } from '../../lib/db/postgres-database';
 import { updateRuns } from '../../lib/execute/update-rows';
 import type { UpdateRows } from '../../lib/plan/plan';
 import type { EngineName, ResourceTable, SqlResource } from '../../lib/resource';
 import { compileUpdateRows, type KeyedValues } from '../../lib/sql/compile-update-rows';
 import type { CompiledQuery } from '../../lib/sql/compiled-query';
-import { sqlShapeOf } from '../../lib/sql/sql-shape';
+import { connectTo } from '../support/connect';
 import { type TestDatabase, targets } from '../support/databases';
 
 interface Case {
@@ -92,7 +91,7 @@ describe.each(targets())('multi-row UPDATE on $name', (target) => {
       `INSERT INTO ${at}edition VALUES ('x', 1, '2020-01-01', ${pg ? 'false' : '0'}), ('y', 2, '2020-01-01', ${pg ? 'true' : '1'})`,
     );
     const options = { connectTimeoutMs: 3000, statementTimeoutMs: 10000, poolSize: 1, idleTimeoutS: 300 };
-    db = pg ? connectPostgres(testDb.url, options) : connectMysql(testDb.url, options);
+    db = await connectTo(testDb.url, options);
   });
   afterAll(async () => {
     await db?.close();

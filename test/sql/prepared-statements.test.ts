@@ -9,7 +9,7 @@
 import net from 'node:net';
 import { readConfig } from '../../lib/config';
 import type { Database } from '../../lib/db/database';
-import { connectPostgres } from '../../lib/db/postgres-database';
+import { connectPostgres } from '../../lib/db/engines/postgres/connect-postgres';
 import { type TestDatabase, targets } from '../support/databases';
 
 const options = { connectTimeoutMs: 3000, statementTimeoutMs: 10000, poolSize: 1, idleTimeoutS: 300 };

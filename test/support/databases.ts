@@ -5,10 +5,11 @@
  * of its own, created and dropped here, so test files never disturb each other.
  */
 import { PGlite } from '@electric-sql/pglite';
+import { engineOfUrl } from '../../lib/db/engines/registry';
 import type { EngineName } from '../../lib/resource';
 import { startPgliteServer } from '../../scripts/pglite-server';
 import { createScratchDatabase } from '../../scripts/scratch-database';
-import { markPerServer, missingServers, noteLeftOut, serverUrl, type TestServer, testServers } from './left-out';
+import { markPerServer, missingServers, noteLeftOut, serverUrl, testServers } from './left-out';
 
 export interface TestDatabase {
   readonly url: string;
@@ -38,23 +39,14 @@ async function createPglite(): Promise<TestDatabase> {
   };
 }
 
-async function createPostgres(adminUrl: string): Promise<TestDatabase> {
-  return { ...(await createScratchDatabase(adminUrl, 'rrs_t')), engine: 'postgres' };
-}
-
-async function createMariadb(adminUrl: string): Promise<TestDatabase> {
-  return { ...(await createScratchDatabase(adminUrl, 'rrs_t')), engine: 'mysql' };
-}
-
-const servers: Record<TestServer['name'], (url: string) => Target> = {
-  postgres: (url) => ({ name: 'postgres', engine: 'postgres', create: () => createPostgres(url) }),
-  mariadb: (url) => ({ name: 'mariadb', engine: 'mysql', create: () => createMariadb(url) }),
-};
-
+/** Each server whose URL is set, its engine read from its URL as the service reads it. */
 function configuredServers(): Target[] {
   return testServers.flatMap((server) => {
     const url = serverUrl(server);
-    return url ? [servers[server.name](url)] : [];
+    if (!url) return [];
+    const engine = engineOfUrl(url).name;
+    const create = async () => ({ ...(await createScratchDatabase(url, 'rrs_t')), engine });
+    return [{ name: server.name, engine, create }];
   });
 }
 
