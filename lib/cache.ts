@@ -1,44 +1,54 @@
 /**
  * The one cache helper: values loaded on demand by key, kept for a time, on lru-cache's fetch(). Each cache states
  * its policy where it is created:
- * - `ttlMs`: how long a value is fresh (0: it is loaded again for every request that asks);
+ * - `ttlMs`: how long a value is fresh (0: it is loaded again for every request that asks; Infinity: for the life
+ *   of the container);
  * - `staleWhileRevalidate`: once stale, the old value is answered while the new one loads (otherwise a request
  *   waits for the new one);
- * - `max`: how many keys are kept (the least recently used goes first).
+ * - `max`: how many keys are kept (the least recently used goes first);
+ * - `keepWhenReloadFails`: a reload that fails leaves the value it was to replace in place (otherwise it drops it).
  * Requests that ask for the same key while it loads share one load; a load that fails is thrown to every request
  * that waited for it and keeps nothing, so the next request loads again. `load` gets the value it replaces, if any
- * (to revalidate it, e.g. by its version).
+ * (to revalidate it, e.g. by its version), and the `context` of the request that started it: what the load needs
+ * beyond the key (requests that share a load share that first context).
  */
 import { LRUCache } from 'lru-cache';
 
-export interface CachePolicy<K, V> {
+export interface CachePolicy<K, V, C = undefined> {
   readonly ttlMs: number;
   readonly staleWhileRevalidate: boolean;
   readonly max: number;
-  load(key: K, stale: V | undefined): Promise<V>;
+  readonly keepWhenReloadFails?: boolean;
+  load(key: K, stale: V | undefined, context: C | undefined): Promise<V>;
 }
 
-export interface Cache<K, V> {
-  get(key: K): Promise<V>;
+export interface Cache<K, V, C = undefined> {
+  get(key: K, context?: C): Promise<V>;
+  /** Loads the value again now, fresh or not; a load already running for the key is shared instead. */
+  refresh(key: K, context?: C): Promise<V>;
   /** Forgets every value (a reload, or a test that changes what is loaded). */
   clear(): void;
 }
 
-export function createCache<K extends {}, V extends {}>(policy: CachePolicy<K, V>): Cache<K, V> {
-  const cache = new LRUCache<K, V>({
+export function createCache<K extends {}, V extends {}, C = undefined>(policy: CachePolicy<K, V, C>): Cache<K, V, C> {
+  // the context's type is C, which lru-cache's overloads cannot follow: it is held as unknown, and read back as C
+  const cache = new LRUCache<K, V, unknown>({
     max: policy.max,
-    // lru-cache reads a ttl of 0 as "never stale": a millisecond is as good as none
-    ttl: Math.max(1, policy.ttlMs),
+    // lru-cache reads a ttl of 0 as "never stale": a millisecond is as good as none; no ttl at all never goes stale
+    ...(Number.isFinite(policy.ttlMs) ? { ttl: Math.max(1, policy.ttlMs) } : {}),
     allowStale: policy.staleWhileRevalidate,
-    fetchMethod: (key, stale) => policy.load(key, stale),
+    noDeleteOnFetchRejection: policy.keepWhenReloadFails === true,
+    fetchMethod: (key, stale, { context }) => policy.load(key, stale, context as C | undefined),
   });
+  const fetch = async (key: K, context: C | undefined, forceRefresh: boolean) => {
+    const value = await cache.fetch(key, { context, forceRefresh });
+    // fetch() gives undefined only when the load did; load() never resolves undefined
+    if (value === undefined) throw new Error('the cache loaded nothing');
+    return value;
+  };
   return {
-    get: async (key) => {
-      const value = await cache.fetch(key);
-      // fetch() gives undefined only when the load did; load() never resolves undefined
-      if (value === undefined) throw new Error('the cache loaded nothing');
-      return value;
-    },
+    get: (key, context) => fetch(key, context, false),
+    refresh: (key, context) => fetch(key, context, true),
     clear: () => cache.clear(),
   };
 }

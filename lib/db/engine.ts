@@ -9,7 +9,7 @@ import type { EngineName } from '../resource';
 import type { SqlShape } from '../sql-shape';
 import type { ErrorTable } from './classify-error';
 import type { Database, Statement } from './database';
-import type { PasswordSource } from './database-credentials';
+import type { PasswordSource } from './password-source';
 import type { TableName } from './schema-fingerprint';
 
 export interface Engine {

@@ -1,6 +1,6 @@
 /**
  * Reads a Secrets Manager secret's text (GetSecretValue). It loads the AWS SDK's Secrets Manager client, so only
- * database-credentials.ts requires it, and only when DATABASE_SECRET_ARN is set. The client is the SDK's own:
+ * secret-source.ts requires it, and only when DATABASE_SECRET_ARN is set. The client is the SDK's own:
  * credentials from the Lambda role, the endpoint from AWS_ENDPOINT_URL_SECRETS_MANAGER / AWS_ENDPOINT_URL when set.
  * Failures name the ARN and what went wrong, never the secret.
  */

@@ -1,7 +1,7 @@
 /**
  * RDS IAM authentication tokens (@aws-sdk/rds-signer): a token is a SigV4-presigned request, signed locally with
  * the role's credentials (no network on Lambda), valid 15 minutes, that the database (or RDS Proxy) takes as the
- * password of one login. It loads the AWS SDK's signer, so only database-credentials.ts requires it, and only when
+ * password of one login. It loads the AWS SDK's signer, so only iam-source.ts requires it, and only when
  * DATABASE_IAM_AUTH=true. Failures name the user and server, never a token.
  */
 import { Signer } from '@aws-sdk/rds-signer';

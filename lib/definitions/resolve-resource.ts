@@ -7,8 +7,9 @@
  * one that its check finds stale is loaded again from the catalog.
  */
 import type { Config } from '../config';
+import { explainMissingDatabase } from '../db/choose-database';
 import type { Database, QueryCatalog } from '../db/database';
-import { explainMissingDatabase, selectDatabases } from '../db/select-database';
+import { selectDatabases } from '../db/select-database';
 import { DatabaseError, DefinitionError, DefinitionsUnreachableError, ServiceError } from '../errors';
 import type { ClaimQuery, SqlResource } from '../resource';
 import { buildResource } from './build-resource';

@@ -4,12 +4,13 @@
  * configurations that are refused before anything is fetched or signed. No database, no network.
  */
 import { readConfig } from '../../lib/config';
-import { resolveLogin } from '../../lib/db/database-credentials';
+import { explainMissingDatabase } from '../../lib/db/choose-database';
 import { mysqlOptions } from '../../lib/db/engines/mysql/mysql-pool-options';
 import { postgresOptions } from '../../lib/db/engines/postgres/postgres-options';
 import { regionOfArn } from '../../lib/db/fetch-secret';
+import { iamSource } from '../../lib/db/iam-source';
+import { resolveLogin } from '../../lib/db/resolve-login';
 import { parseSecretLogin, urlFromSecret } from '../../lib/db/secret-login';
-import { explainMissingDatabase } from '../../lib/db/select-database';
 import { ServiceError } from '../../lib/errors';
 import { serviceErrorOf } from '../support/resources';
 
@@ -143,17 +144,8 @@ describe('regionOfArn', () => {
 
 describe('TLS when DATABASE_IAM_AUTH=true', () => {
   const options = { connectTimeoutMs: 1000, statementTimeoutMs: 1000, poolSize: 1, idleTimeoutS: 1 };
-  const iam = {
-    kind: 'iam' as const,
-    password: async () => 'token',
-    takeFailure: () => undefined,
-    version: 0,
-    renew: async () => false,
-    rejected: () => {
-      throw new Error('unused');
-    },
-    explain: (error: unknown) => error,
-  };
+  // a source of IAM tokens, never asked for one here: the options only say how a token would travel
+  const iam = iamSource('postgres://app@h/db', 'eu-west-1');
 
   it.each([
     { url: 'postgres://app@h/db', ssl: 'verify-full' },

@@ -10,8 +10,8 @@ import mysql from 'mysql2/promise';
 import { observeDatabaseCall } from '../../../request-context';
 import { classifyDbError } from '../../classify-error';
 import type { Database, Executor, Statement } from '../../database';
-import type { PasswordSource } from '../../database-credentials';
 import type { ConnectOptions } from '../../engine';
+import { type PasswordSource, passwordText } from '../../password-source';
 import { describeMysql } from './describe-mysql';
 import { bounded, type Held, hold } from './mysql-connection';
 import { mysqlErrors } from './mysql-errors';
@@ -84,7 +84,7 @@ async function acquireChecked(
   query: Statement,
   source?: PasswordSource,
 ): Promise<Held> {
-  if (source?.kind === 'secret') setPoolPassword(pool, await source.password());
+  if (source?.kind === 'secret') setPoolPassword(pool, await passwordText(source));
   let conn: mysql.PoolConnection | undefined;
   try {
     conn = await pool.getConnection();

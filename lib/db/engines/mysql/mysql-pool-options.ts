@@ -5,8 +5,8 @@
  */
 import type mysql from 'mysql2/promise';
 import { ConfigurationError } from '../../../errors';
-import type { PasswordSource } from '../../database-credentials';
 import type { ConnectOptions } from '../../engine';
+import { type PasswordSource, passwordText } from '../../password-source';
 
 const typeCast: mysql.TypeCast = (field, next) => {
   if (field.type === 'TINY' && field.length === 1) {
@@ -45,7 +45,7 @@ function iamTlsOf(ssl: string | null): mysql.PoolOptions['ssl'] {
  * the connection's error.
  */
 function iamPlugins(source: PasswordSource): mysql.PoolOptions['authPlugins'] {
-  return { mysql_clear_password: () => async () => Buffer.from(`${await source.password()}\0`) };
+  return { mysql_clear_password: () => async () => Buffer.from(`${await passwordText(source)}\0`) };
 }
 
 /** `mysql://user:password@host:port/database?ssl=true`; the password is URL-decoded. */

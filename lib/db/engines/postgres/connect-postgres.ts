@@ -8,8 +8,8 @@
 import postgres from 'postgres';
 import { observeDatabaseCall } from '../../../request-context';
 import type { Database } from '../../database';
-import type { PasswordSource } from '../../database-credentials';
 import type { ConnectOptions } from '../../engine';
+import type { PasswordSource } from '../../password-source';
 import { describePostgres } from './describe-postgres';
 import {
   type Bounds,

@@ -4,8 +4,8 @@
  */
 import type postgres from 'postgres';
 import { ConfigurationError } from '../../../errors';
-import type { PasswordSource } from '../../database-credentials';
 import type { ConnectOptions } from '../../engine';
+import { type PasswordSource, passwordText } from '../../password-source';
 
 /** Every text-like type stays text both ways; the serializers decide how to write it. */
 const textOids = [20, 21, 23, 26, 114, 3802, 700, 701, 1082, 1083, 1114, 1184, 1266, 1700, 1186];
@@ -30,7 +30,7 @@ function postgresIamTls(url: string): 'require' | 'verify-full' {
 /** The password of each new connection, from the source; with IAM, TLS is required. */
 function login(url: string, source?: PasswordSource): Partial<postgres.Options<Record<string, never>>> {
   if (!source) return {};
-  return { password: () => source.password(), ...(source.kind === 'iam' ? { ssl: postgresIamTls(url) } : {}) };
+  return { password: () => passwordText(source), ...(source.kind === 'iam' ? { ssl: postgresIamTls(url) } : {}) };
 }
 
 /** Named prepared statements (DB_PREPARE) are kept by postgres.js per text; every text-like type is read as text. */
