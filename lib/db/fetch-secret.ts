@@ -11,7 +11,7 @@ import { DatabaseError } from '../errors';
 const clients = new Map<string, SecretsManagerClient>();
 
 /** The region is the ARN's fourth field: arn:aws:secretsmanager:REGION:ACCOUNT:secret:NAME. */
-export function regionOfArn(arn: string): string | undefined {
+function regionOfArn(arn: string): string | undefined {
   const parts = arn.split(':');
   return parts[0] === 'arn' && parts[2] === 'secretsmanager' && parts[3] ? parts[3] : undefined;
 }

@@ -15,7 +15,7 @@ import { serviceName } from './observe-settings';
 type Segment = NonNullable<ReturnType<Tracer['getSegment']>>;
 
 /** The statement's first word (SELECT, INSERT...), or the kind of call. */
-export function subsegmentName(call: DatabaseCall): string {
+function subsegmentName(call: DatabaseCall): string {
   const verb = call.kind === 'statement' ? /^\s*([A-Za-z]+)/.exec(call.text ?? '')?.[1]?.toUpperCase() : undefined;
   return `${call.engine} ${verb ?? call.kind}`;
 }

@@ -7,7 +7,7 @@ import { XMLBuilder } from 'fast-xml-parser';
 import type { SqlResource } from '../resource';
 import type { OutputType } from '../values';
 
-export interface ResourceMetadata {
+interface ResourceMetadata {
   readonly name: string;
   readonly kind: SqlResource['kind'];
   readonly database: string;
@@ -42,7 +42,7 @@ export interface ResourceMetadata {
   }[];
 }
 
-export function resourceMetadata(resource: SqlResource): ResourceMetadata {
+function resourceMetadata(resource: SqlResource): ResourceMetadata {
   return {
     name: resource.name,
     kind: resource.kind,
@@ -87,7 +87,7 @@ const builder = new XMLBuilder({
 });
 
 /** Attributes for scalars (lists joined with commas), elements for tables, links, lookups and fields. */
-export function metadataXml(meta: ResourceMetadata): string {
+function metadataXml(meta: ResourceMetadata): string {
   const { tables, fields, ...scalars } = meta;
   const attrs = (o: object) =>
     Object.fromEntries(Object.entries(o).map(([k, v]) => [`@${k}`, Array.isArray(v) ? v.join(',') : String(v ?? '')]));

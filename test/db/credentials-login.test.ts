@@ -1,13 +1,12 @@
 /**
  * Table tests of the database login's pure parts: the RDS secret JSON read and checked (never quoting a value of
- * it), the URL a secret describes, the region of a secret's ARN, TLS under IAM for each driver, and the
- * configurations that are refused before anything is fetched or signed. No database, no network.
+ * it), the URL a secret describes, TLS under IAM for each driver, and the configurations that are refused before
+ * anything is fetched or signed. No database, no network.
  */
 import { readConfig } from '../../lib/config';
 import { explainMissingDatabase } from '../../lib/db/choose-database';
 import { mysqlOptions } from '../../lib/db/engines/mysql/mysql-pool-options';
 import { postgresOptions } from '../../lib/db/engines/postgres/postgres-options';
-import { regionOfArn } from '../../lib/db/fetch-secret';
 import { iamSource } from '../../lib/db/iam-source';
 import { resolveLogin } from '../../lib/db/resolve-login';
 import { parseSecretLogin, urlFromSecret } from '../../lib/db/secret-login';
@@ -128,17 +127,6 @@ describe('urlFromSecret: the server a secret names, without its password', () =>
       code: 'database_unconfigured',
       message,
     });
-  });
-});
-
-describe('regionOfArn', () => {
-  it.each([
-    { arn, region: 'eu-west-1' },
-    { arn: 'arn:aws-cn:secretsmanager:cn-north-1:1:secret:x', region: 'cn-north-1' },
-    { arn: 'rrs/db', region: undefined },
-    { arn: 'arn:aws:s3:::bucket', region: undefined },
-  ])('$arn', ({ arn, region }) => {
-    expect(regionOfArn(arn)).toBe(region);
   });
 });
 

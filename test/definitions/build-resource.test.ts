@@ -1,5 +1,6 @@
 /**
- * Table tests of joining a definition with the catalog (D1 consistency, D2 names, D4 fields, keys and links):
+ * Table tests of joining a definition with the catalog (the definition against its tables, row and collection
+ * names, fields, keys and links):
  * hand-built QueryCatalogs, exact SqlResources and every DefinitionError. Pure: no database.
  */
 import type { CatalogColumn, CatalogTable, QueryCatalog, QueryColumn } from '../../lib/db/database';
@@ -64,7 +65,7 @@ const publisher = catalogTable(
   [column('publisher_id', 'integer', { nullable: false, generated: true }), column('name', 'string')],
   ['publisher_id'],
 );
-/** No foreign key to publisher, but a column named like its key (D4 fallback). */
+/** No foreign key to publisher, but a column named like its key, which links them when no foreign key does. */
 const looseBook = catalogTable(
   'book',
   [column('book_id', 'integer', { nullable: false }), column('publisher_id', 'integer'), column('title', 'string')],

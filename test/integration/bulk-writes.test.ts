@@ -1,7 +1,7 @@
 /**
- * Bulk writes through the real handlers, on every database: a C2 of many rows is inserted with multi-row INSERTs
- * and still echoes every row as stored, in order, with its generated key and its extension fields; hierarchical
- * C2 puts each child under its own new parent; a late unique violation is a 409 naming the field with nothing
+ * Bulk writes through the real handlers, on every database: a POST of many rows is inserted with multi-row
+ * INSERTs and still echoes every row as stored, in order, with its generated key and its extension fields; a
+ * hierarchical one puts each child under its own new parent; a late unique violation is a 409 naming the field with nothing
  * written. Then insertRows on each way a server may read inserted rows back (RETURNING, the insert id counted
  * on, one by one), forced on the real server, since one server shows only one of them.
  */

@@ -1,6 +1,6 @@
 /**
- * The definition and maintenance paths (spec 4.6, D23) on every database: definition as stored, metadata in XML
- * and JSON, documentation for browsers and programs, reload, and the D3 404 on each.
+ * The definition and maintenance paths (/conf/...) on every database: definition as stored, metadata in XML and
+ * JSON, documentation for browsers and programs, reload, and the 404 of an unknown resource on each.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';

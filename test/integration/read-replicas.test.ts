@@ -1,7 +1,7 @@
 /**
- * Read replicas (DATABASE_READ_URL, DATABASE_READ_URL_<NAME>), through the real handlers: reads (R1, R2) and the
- * catalogue queries behind the listing and /conf/metadata go to the reader; writes, with their own read-back,
- * stay on the writer; without a read URL everything runs on the writer as before. On the PostgreSQL and MariaDB
+ * Read replicas (DATABASE_READ_URL, DATABASE_READ_URL_<NAME>), through the real handlers: reads (by filter and by
+ * key) and the catalogue queries behind the listing and /conf/metadata go to the reader; writes, with their own
+ * read-back, stay on the writer; without a read URL everything runs on the writer as before. On the PostgreSQL and MariaDB
  * servers the reader is a login that can only read the same database (PostgreSQL: a role with only SELECT and
  * default_transaction_read_only; MariaDB: a user with only SELECT), and a definition that selects the current
  * user shows which login served a read. On PGlite the reader is a second embedded database whose rows differ.

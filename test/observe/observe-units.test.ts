@@ -6,7 +6,6 @@ import { BadRequestError, ConstraintError, DatabaseError } from '../../lib/error
 import { describeError } from '../../lib/observe/describe-error';
 import { observeSettings } from '../../lib/observe/observe-settings';
 import { operationName } from '../../lib/observe/operation-name';
-import { subsegmentName } from '../../lib/observe/trace-database-call';
 import { parseRequest } from '../../lib/request/parse-request';
 import { newRequestRecord, noteRequest, observeDatabaseCall, withRequestRecord } from '../../lib/request-context';
 import { routeName } from '../../lib/routes';
@@ -105,15 +104,6 @@ describe('an error in the log', () => {
     expect(cause?.stack).toMatch(/^at /);
     expect(cause?.stack).not.toContain('secret-value');
   });
-});
-
-it.each([
-  [{ engine: 'postgres', kind: 'statement', text: '  select 1' }, 'postgres SELECT'],
-  [{ engine: 'mysql', kind: 'statement', text: 'INSERT INTO t VALUES (?)' }, 'mysql INSERT'],
-  [{ engine: 'mysql', kind: 'transaction' }, 'mysql transaction'],
-  [{ engine: 'postgres', kind: 'describe', text: 'select a from t' }, 'postgres describe'],
-] as const)('the subsegment of %j is %s', (call, name) => {
-  expect(subsegmentName(call)).toBe(name);
 });
 
 describe('database time', () => {

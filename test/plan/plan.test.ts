@@ -1,6 +1,6 @@
 /**
- * Table tests of the planners (D6-D8, D13, D16a, D18) on hand-built flat resources: reads, path keys, order,
- * and the writes of one request. Pure: no database.
+ * Table tests of the planners on hand-built flat resources: reads (filters, path keys, order, paging), rows found
+ * by value, and the writes of one request. Pure: no database.
  */
 
 import type { ReadPlan, WritePlan } from '../../lib/plan/plan';
@@ -26,7 +26,7 @@ type Make = (engine: EngineName) => SqlResource;
 
 const bookFields = 'id, title, price, published, summary, titleLength';
 
-/** Rows of Log are found by every selected field but the JSON one (D18); log has a key to turn them into. */
+/** Rows of Log are found by every selected field but the JSON one; log has a key to turn them into. */
 const logMatch = {
   by: 'values',
   labels: ['message', 'at', 'raw', 'level'],
@@ -42,7 +42,7 @@ function keylessLog(engine: EngineName): SqlResource {
   return { ...log, tables: { log: { ...(log.tables.log as ResourceTable), primaryKey: [] } } };
 }
 
-/** Book whose extension is a publisher that book looks up many-to-one (D4). */
+/** Book whose extension is a publisher that book looks up many-to-one. */
 function lookupResource(engine: EngineName): SqlResource {
   const book = bookResource(engine);
   return {
@@ -75,7 +75,7 @@ function unlinkedChild(resource: SqlResource): SqlResource {
 }
 
 // ---------------------------------------------------------------------------------------------------------------
-// Reads (R1, R2)
+// Reads: by filter, and by key
 
 const reads: {
   name: string;
@@ -377,7 +377,7 @@ const badReads: { name: string; resource: Make; query: ParsedQuery; pathKeys?: s
 /** The most rows a read returns in these cases (MAX_ROWS, or the definition's own). */
 const CAP = 50;
 
-/** A read without `_limit` asks for one row more than the cap, to tell a read that is over it (D26). */
+/** A read without `_limit` asks for one row more than the cap, to tell a read that is over it. */
 function capped(plan: ReadPlan, query: ParsedQuery): ReadPlan {
   return query.limit === undefined ? { ...plan, select: { ...plan.select, limit: CAP + 1 }, rowCap: CAP } : plan;
 }
@@ -439,7 +439,7 @@ describe('resource fields', () => {
 });
 
 // ---------------------------------------------------------------------------------------------------------------
-// Writes (C1-C2, U1-U3, D1-D3 on flat resources)
+// Writes on flat resources: inserts, updates and deletes of every kind but those under a parent in the path
 
 const form = (values: Record<string, RawValue>): Pick<WriteInput, 'bodyType' | 'rows'> => ({
   bodyType: 'form',

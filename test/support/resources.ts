@@ -124,7 +124,7 @@ export function editionResource(engine: EngineName): SqlResource {
   );
 }
 
-/** Flat whose query does not select the Parent key: ordered by its orderable fields (D8), not addressable. */
+/** Flat whose query does not select the Parent key: ordered by its orderable fields, not addressable by key. */
 export function logResource(engine: EngineName): SqlResource {
   return resource(
     engine,
