@@ -4,10 +4,10 @@
  */
 import { parseClaims, probeQuery } from '../../lib/definitions/parse-claims';
 import type { ClaimPlaceholder, ClaimQuery, EngineName } from '../../lib/resource';
-import { serviceErrorOf } from '../support/resources';
+import { engineNames, serviceErrorOf } from '../support/resources';
 
 const file = '/defs/Mine.xml';
-const both: readonly EngineName[] = ['postgres', 'mysql'];
+const both = engineNames;
 
 const v = (name: string): ClaimPlaceholder => ({ name, use: 'value' });
 const condition = (name: string): ClaimPlaceholder => ({ name, use: 'condition' });

@@ -14,6 +14,7 @@ import {
   snapshotEntry,
   tablesOf,
 } from '../../lib/definitions/catalog-snapshot';
+import type { EngineName } from '../../lib/resource';
 
 const xml = '<sqlResource><query>select id from item</query></sqlResource>';
 const catalog: QueryCatalog = {
@@ -28,7 +29,7 @@ const catalog: QueryCatalog = {
   },
 };
 
-function snapshot(engine: 'postgres' | 'mysql', database = 'shop'): CatalogSnapshot {
+function snapshot(engine: EngineName, database = 'shop'): CatalogSnapshot {
   const text = serializeSnapshot(
     { '': { dialect: engine, database, tables: tablesOf([catalog]), fingerprint: 'f'.repeat(64) } },
     { Item: { database: '', definition: definitionDigest(xml), catalog } },
@@ -77,7 +78,7 @@ describe('snapshotEntry', () => {
     databaseName: 'shop',
     ...extra,
   });
-  it.each<[string, 'postgres' | 'mysql', string, string, CatalogTarget, boolean]>([
+  it.each<[string, EngineName, string, string, CatalogTarget, boolean]>([
     ['the same file on the same database', 'postgres', 'Item', xml, target(), true],
     ['PostgreSQL: another database of the same shape', 'postgres', 'Item', xml, target({ databaseName: 'prod' }), true],
     ['MySQL: the same database name', 'mysql', 'Item', xml, target({ engine: 'mysql' }), true],

@@ -7,6 +7,7 @@
 import path from 'node:path';
 import { config } from '../../lib/config';
 import { validateDefinition } from '../../lib/definitions/validate-definitions';
+import type { EngineName } from '../../lib/resource';
 import { signInOff, startAuth, type TestAuth } from '../support/auth';
 import { callWithToken } from '../support/call-with-token';
 import { type TestDatabase, targets } from '../support/databases';
@@ -15,7 +16,7 @@ import { invoke, useService } from '../support/service';
 const definitions = path.resolve(__dirname, '..', 'fixtures', 'definitions-claims');
 const privileges = path.join(definitions, 'privileges.properties');
 
-function schema(engine: 'postgres' | 'mysql'): string[] {
+function schema(engine: EngineName): string[] {
   const id = engine === 'postgres' ? 'serial primary key' : 'int auto_increment primary key';
   const tableOptions = engine === 'mysql' ? ' ENGINE=InnoDB' : '';
   return [

@@ -9,6 +9,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import type { EngineName } from '../../lib/resource';
 import { signInOff, startAuth, type TestAuth } from '../support/auth';
 import { callWithToken } from '../support/call-with-token';
 import { type TestDatabase, targets } from '../support/databases';
@@ -26,7 +27,7 @@ interface KeyKind {
   readonly given: string;
 }
 
-const kinds: Record<'postgres' | 'mysql', readonly KeyKind[]> = {
+const kinds: Record<EngineName, readonly KeyKind[]> = {
   postgres: [
     {
       name: 'uuid',
@@ -46,7 +47,7 @@ const kinds: Record<'postgres' | 'mysql', readonly KeyKind[]> = {
   ],
 };
 
-function schema(kind: KeyKind, engine: 'postgres' | 'mysql'): string[] {
+function schema(kind: KeyKind, engine: EngineName): string[] {
   const tableOptions = engine === 'mysql' ? ' ENGINE=InnoDB' : '';
   const t = kind.name;
   return [

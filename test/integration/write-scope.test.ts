@@ -11,6 +11,7 @@ import path from 'node:path';
 import mysql from 'mysql2/promise';
 import postgres from 'postgres';
 import { closeDatabases } from '../../lib/db/select-database';
+import type { EngineName } from '../../lib/resource';
 import { serverTargets, type Target, type TestDatabase, targets } from '../support/databases';
 import { invoke, useService } from '../support/service';
 
@@ -18,7 +19,7 @@ const json = { accept: 'application/json' };
 const form = { ...json, 'content-type': 'application/x-www-form-urlencoded' };
 const jsonBody = { ...json, 'content-type': 'application/json' };
 
-function schema(engine: 'postgres' | 'mysql'): string[] {
+function schema(engine: EngineName): string[] {
   const id = engine === 'postgres' ? 'serial primary key' : 'int auto_increment primary key';
   const tableOptions = engine === 'mysql' ? ' ENGINE=InnoDB' : '';
   return [

@@ -15,6 +15,7 @@ import { compileInsertRows, insertColumns } from '../../lib/sql/compile-insert-r
 import type { CompiledQuery } from '../../lib/sql/compiled-query';
 import { connectTo } from '../support/connect';
 import { type TestDatabase, targets } from '../support/databases';
+import { engineNames } from '../support/resources';
 
 const book = { schema: 'shop', table: 'book' };
 
@@ -167,7 +168,7 @@ describe('insertBatches', () => {
   const row = (i: number, note = 'x'): ColumnValues => ({ title: `t${i}`, price: '1.00', note });
   const many = (n: number, note?: string) => Array.from({ length: n }, (_, i) => row(i, note));
 
-  it.each(['postgres', 'mysql'] as const)(
+  it.each(engineNames)(
     '%s: every statement of 10,000 rows stays under 16 KB of text, values included on mysql',
     async (engine) => {
       const rows = many(10_000, "it's \\ quoted");

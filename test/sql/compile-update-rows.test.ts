@@ -14,6 +14,7 @@ import { compileUpdateRows, type KeyedValues } from '../../lib/sql/compile-updat
 import type { CompiledQuery } from '../../lib/sql/compiled-query';
 import { connectTo } from '../support/connect';
 import { type TestDatabase, targets } from '../support/databases';
+import { engineNames } from '../support/resources';
 
 interface Case {
   name: string;
@@ -162,7 +163,7 @@ describe('updateRuns', () => {
     );
   });
 
-  it.each(['postgres', 'mysql'] as const)(
+  it.each(engineNames)(
     '%s: every statement of a 10,000-row update stays under 16 KB of text, values included on mysql',
     async (engine) => {
       const updates = Array.from({ length: 10_000 }, (_, i) => update(i, { note: `it's "row" ${i}`, qty: `${i}` }));

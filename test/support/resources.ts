@@ -2,10 +2,12 @@
  * Hand-built SqlResources and helpers shared by the unit tests of the pure stages (plan, sql, definitions).
  * Test data only: no IO.
  */
+import { engineList } from '../../lib/db/engines/registry';
 import { ServiceError } from '../../lib/errors';
 import type { EngineName, Field, ResourceTable, SqlResource, ValueLimits, ValueType } from '../../lib/resource';
 
-export const engineNames: readonly EngineName[] = ['postgres', 'mysql'];
+/** Every engine of the registry: a table test over them asks for an expectation of each. */
+export const engineNames: readonly EngineName[] = engineList.map((engine) => engine.name);
 
 interface FieldOptions {
   readonly primaryKey?: boolean;

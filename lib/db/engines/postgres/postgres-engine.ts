@@ -16,8 +16,8 @@ export const postgresEngine: Engine = {
   schemes,
   defaultPort,
   secretEngines,
-  // A bundle packaged for one engine has RRS_BUNDLE_ENGINE defined as its name (registry.ts): esbuild folds this
-  // test, and the import of another engine's driver is dead code, left out of the bundle.
+  // RRS_BUNDLE_ENGINE names the one engine of a single-engine bundle (registry.ts): esbuild folds the test where it
+  // stands (so each record writes it out), and the import of another engine's driver is left out of the bundle.
   driver: () =>
     process.env.RRS_BUNDLE_ENGINE && process.env.RRS_BUNDLE_ENGINE !== 'postgres'
       ? undefined
