@@ -1,8 +1,7 @@
 /**
  * The one cache helper: values loaded on demand by key, kept for a time, on lru-cache's fetch(). Each cache states
  * its policy where it is created:
- * - `ttlMs`: how long a value is fresh (0: it is loaded again for every request that asks; Infinity: for the life
- *   of the container);
+ * - `ttlMs`: how long a value is fresh (0: it is loaded again for every request that asks; Infinity: loaded once);
  * - `staleWhileRevalidate`: once stale, the old value is answered while the new one loads (otherwise a request
  *   waits for the new one);
  * - `max`: how many keys are kept (the least recently used goes first);
@@ -26,6 +25,10 @@ export interface Cache<K, V, C = undefined> {
   get(key: K, context?: C): Promise<V>;
   /** Loads the value again now, fresh or not; a load already running for the key is shared instead. */
   refresh(key: K, context?: C): Promise<V>;
+  /** The value kept for `key`, fresh or stale, without loading or touching it. */
+  peek(key: K): V | undefined;
+  /** Forgets the values of the keys that `which` picks (a reload of one). */
+  forget(which: (key: K) => boolean): void;
   /** Forgets every value (a reload, or a test that changes what is loaded). */
   clear(): void;
 }
@@ -34,13 +37,18 @@ export function createCache<K extends {}, V extends {}, C = undefined>(policy: C
   // the context's type is C, which lru-cache's overloads cannot follow: it is held as unknown, and read back as C
   const cache = new LRUCache<K, V, unknown>({
     max: policy.max,
-    // lru-cache reads a ttl of 0 as "never stale": a millisecond is as good as none; no ttl at all never goes stale
-    ...(Number.isFinite(policy.ttlMs) ? { ttl: Math.max(1, policy.ttlMs) } : {}),
+    // lru-cache reads a ttl of 0 as "never stale": a millisecond is as good as none
+    ttl: policy.ttlMs === Number.POSITIVE_INFINITY ? 0 : Math.max(1, policy.ttlMs),
     allowStale: policy.staleWhileRevalidate,
     noDeleteOnFetchRejection: policy.keepWhenReloadFails === true,
     fetchMethod: (key, stale, { context }) => policy.load(key, stale, context as C | undefined),
+    // a value forgotten while it loads still reaches the requests that wait for it, and is not kept
+    ignoreFetchAbort: true,
   });
+  /** Every key asked for, loading or kept: lru-cache's keys() leaves out the ones loading. */
+  const asked = new Set<K>();
   const fetch = async (key: K, context: C | undefined, forceRefresh: boolean) => {
+    asked.add(key);
     const value = await cache.fetch(key, { context, forceRefresh });
     // fetch() gives undefined only when the load did; load() never resolves undefined
     if (value === undefined) throw new Error('the cache loaded nothing');
@@ -49,6 +57,17 @@ export function createCache<K extends {}, V extends {}, C = undefined>(policy: C
   return {
     get: (key, context) => fetch(key, context, false),
     refresh: (key, context) => fetch(key, context, true),
-    clear: () => cache.clear(),
+    peek: (key) => cache.peek(key, { allowStale: true }),
+    forget: (which) => {
+      for (const key of asked) {
+        if (!which(key)) continue;
+        cache.delete(key);
+        asked.delete(key);
+      }
+    },
+    clear: () => {
+      cache.clear();
+      asked.clear();
+    },
   };
 }

@@ -6,7 +6,13 @@
  * a route is a row there and a handler file. Pure: names functions, imports no handler.
  *
  * `trailingSlash`: the path with one `/` more is the same route (restSQL's clients call `/res/` and `/res/Book/`);
- * every other route is matched exactly, from the start of the path to its end.
+ * every other route is matched exactly, from the start of the path to its end. `values`: the only values a path
+ * parameter may take. API Gateway cannot say so, so it routes every value to the function, and the function's
+ * `pathOf(template)` matcher answers 404 for any other; the fallback's 405 takes them into account too.
+ *
+ * Handlers match their own paths with `pathOf`, by the template as the table writes it, so no handler writes a
+ * path pattern of its own. They match at the end of the path, after any prefix: a stage or a custom domain's
+ * mapping, which API Gateway may pass on before the route's path.
  */
 import table from './routes.json';
 
@@ -19,6 +25,7 @@ export interface RouteRow {
   /** Whether the route asks for a token when sign-in is on. */
   readonly signIn: boolean;
   readonly trailingSlash?: boolean;
+  readonly values?: Readonly<Record<string, readonly string[]>>;
 }
 
 export const routeTable = table as readonly RouteRow[];
@@ -32,24 +39,37 @@ interface Matcher {
   readonly rank: number;
 }
 
-function segmentPattern(segment: string): string {
-  if (/^\{[^}]+\+\}$/.test(segment)) return '.+';
-  if (/^\{[^}]+\}$/.test(segment)) return '[^/]+';
-  return segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const escaped = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** A segment's pattern: a parameter as a named group (its `values` only, when the row lists them), or the text. */
+function segmentPattern(segment: string, values?: RouteRow['values']): string {
+  const parameter = /^\{([A-Za-z]+)(\+?)\}$/.exec(segment);
+  if (parameter === null) return escaped(segment);
+  const [, name = '', greedy] = parameter;
+  const listed = values?.[name];
+  const pattern = listed ? listed.map(escaped).join('|') : greedy ? '.+' : '[^/]+';
+  return `(?<${name}>${pattern})`;
+}
+
+/** The path of a row's template, from its first `/` (without start or end anchors). */
+function pathPattern(row: RouteRow, template: string, withValues: boolean): string {
+  const segments = template.split('/').slice(1);
+  const body = segments.map((segment) => `/${segmentPattern(segment, withValues ? row.values : undefined)}`).join('');
+  return `${body}${row.trailingSlash ? '/?' : ''}`;
 }
 
 function matcherOf(row: RouteRow): Matcher | undefined {
   if (row.route === '*') return undefined;
   const [method = '', template = ''] = row.route.split(' ');
   const segments = template.split('/').slice(1);
-  const body = segments.map((segment) => `/${segmentPattern(segment)}`).join('');
   const literal = segments.filter((s) => !s.startsWith('{')).length;
   const greedy = segments.some((s) => s.endsWith('+}'));
+  // as API Gateway matches: any value of a parameter
   return {
     row,
     method,
     template,
-    pattern: new RegExp(`^${body}${row.trailingSlash ? '/?' : ''}$`),
+    pattern: new RegExp(`^${pathPattern(row, template, false)}$`),
     rank: literal * 2 - (greedy ? 1 : 0),
   };
 }
@@ -89,3 +109,59 @@ export function routeName(rawPath: string): string {
 export const openFunctions: ReadonlySet<FunctionName> = new Set(
   routeTable.filter((row) => !row.signIn).map((row) => row.function),
 );
+
+/** The rows of a path template, as the table writes it (`/res/{resName}`), whatever their method. */
+function rowsOf(template: string): RouteRow[] {
+  return routeTable.filter((row) => row.route.split(' ')[1] === template);
+}
+
+/** A path a handler serves, matched at the end of a request's path. */
+export interface PathMatch {
+  /** What comes before the route's path: '' or a stage or mapping such as `/dev`. */
+  readonly prefix: string;
+  /** The path parameters, as written in the path (percent-encoded). */
+  readonly params: Readonly<Record<string, string | undefined>>;
+}
+
+export interface PathMatcher {
+  match(rawPath: string): PathMatch | undefined;
+}
+
+/**
+ * The matcher of a template of the table, for the handler that serves it; a template the table does not have is
+ * a mistake in the code, found when the module loads. Each parameter takes only its `values` where the table
+ * lists them.
+ */
+export function pathOf(template: string): PathMatcher {
+  const [row] = rowsOf(template).filter((r) => r.function !== 'fallback');
+  if (row === undefined) throw new Error(`No route of lib/routes.json has the path ${template}`);
+  const pattern = new RegExp(`^(?<prefix>.*?)${pathPattern(row, template, true)}$`);
+  return {
+    match(rawPath) {
+      const groups = pattern.exec(rawPath)?.groups;
+      if (groups === undefined) return undefined;
+      const { prefix = '', ...params } = groups;
+      return { prefix, params };
+    },
+  };
+}
+
+/** The methods the functions other than the fallback serve on a template of the table (`/res/{resName}`). */
+export function methodsOf(template: string): readonly string[] {
+  const rows = rowsOf(template).filter((row) => row.function !== 'fallback');
+  return [...new Set(rows.map((row) => row.route.split(' ')[0] ?? ''))];
+}
+
+/** Each route a function other than the fallback serves, matched whole, each parameter taking only its values. */
+const served = routeTable
+  .filter((row) => row.function !== 'fallback' && row.route !== '*')
+  .map((row) => {
+    const [method = '', template = ''] = row.route.split(' ');
+    return { method, pattern: new RegExp(`^${pathPattern(row, template, true)}$`) };
+  });
+
+/** The methods served on a path, matched whole (no prefix); undefined when no route but the fallback's has it. */
+export function methodsServed(rawPath: string): readonly string[] | undefined {
+  const methods = served.filter((route) => route.pattern.test(rawPath)).map((route) => route.method);
+  return methods.length === 0 ? undefined : [...new Set(methods)];
+}

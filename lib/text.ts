@@ -1,6 +1,6 @@
 /**
- * Text helpers every stage may use: escaping for XML attributes and HTML, and decoding a percent-encoded name
- * that may not be valid percent-encoding. One table of character references for all of them. Pure.
+ * Text helpers every stage may use: escaping for XML attributes and HTML, decoding a percent-encoded name that
+ * may not be valid percent-encoding, and where a position is in a text. One table of character references. Pure.
  */
 
 const references: Readonly<Record<string, string>> = {
@@ -44,4 +44,12 @@ export function decodeLenient(text: string): string {
   } catch {
     return text;
   }
+}
+
+/** `line L, column C` of a position in a text (UTF-16 code units, as JavaScript counts), as parse errors say it. */
+export function lineAndColumn(text: string, index: number): string {
+  const lineStart = text.lastIndexOf('\n', index - 1) + 1;
+  let lines = 1;
+  for (let at = text.indexOf('\n'); at !== -1 && at < lineStart; at = text.indexOf('\n', at + 1)) lines++;
+  return `line ${lines}, column ${index - lineStart + 1}`;
 }

@@ -21,7 +21,7 @@ import { rolesOf } from './roles-of';
 const algorithms = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA'];
 
 /** The clock skew tolerated on `exp` and `nbf`, in seconds. */
-export const clockToleranceS = 30;
+const clockToleranceS = 30;
 
 /** What sign-in reads of a request. */
 export interface Credentials {
@@ -73,7 +73,7 @@ async function verify(token: string, issuer: string, audience: string, settings:
  * The payload of a token API Gateway's authorizer has verified: the JSON object in its middle part (base64url). It
  * is read from the token rather than from the event, because the gateway flattens a claim's array into one string.
  */
-export function gatewayClaims(token: string): JWTPayload {
+function gatewayClaims(token: string): JWTPayload {
   const [, payload, signature, ...rest] = token.split('.');
   if (payload !== undefined && signature !== undefined && rest.length === 0) {
     try {
@@ -92,7 +92,7 @@ const malformed = 'The token is malformed: it is not a signed JSON Web Token';
  * The checks of `verify` that need no key, on the claims of a token the gateway passed: the same issuer,
  * audience, expiry (required) and not-before, with the same clock skew and the same 401s.
  */
-export function checkGatewayClaims(claims: JWTPayload, issuer: string, audience: string, nowMs: number): JWTPayload {
+function checkGatewayClaims(claims: JWTPayload, issuer: string, audience: string, nowMs: number): JWTPayload {
   const invalid = (message: string) => new UnauthenticatedError(message, 'invalid_token');
   const now = nowMs / 1000;
   if (claims.iss !== issuer) throw invalid(`The token was not issued by ${issuer}`);

@@ -7,12 +7,7 @@ import { ForbiddenError } from '../errors';
 import type { Caller, Privilege } from './caller';
 import type { Privileges } from './parse-privileges';
 
-export function mayUse(
-  caller: Caller,
-  privileges: Privileges | undefined,
-  resource: string,
-  privilege: Privilege,
-): boolean {
+function mayUse(caller: Caller, privileges: Privileges | undefined, resource: string, privilege: Privilege): boolean {
   if (!caller.signedIn) return true;
   return (privileges?.rules ?? []).some(
     (rule) =>

@@ -11,6 +11,7 @@ import { locateDefinition, nameOfLocation, resourceNotFound } from './locate-def
 /** No definition there: no such file, a path through a file, a folder, or a name longer than the file system allows. */
 const gone = new Set(['ENOENT', 'ENOTDIR', 'EISDIR', 'ENAMETOOLONG']);
 
+/** One closure, one function: the source's methods share its folder. */
 export function fileSource(dir: string): DefinitionSource {
   const root = path.resolve(dir);
   const versionOf = async (file: string) => {

@@ -1,11 +1,13 @@
 /**
  * Resolves a resource name to its SqlResource: read the definition from its source (a folder or S3), parse,
- * describe against the database, build. Cached per container and revalidated against the source at most
- * every DEFINITIONS_TTL_S seconds, so a changed definition reaches every warm container within that time; a
- * failed load is not cached, so a database that comes back is picked up by the next request. A catalog snapshot
+ * describe against the database, build. Cached per container and revalidated against the source at most every
+ * DEFINITIONS_TTL_S seconds, beside the requests (they are answered from the cache meanwhile), so a changed
+ * definition reaches every warm container within that time and the one revalidation after it; a failed load is not
+ * cached, so a database that comes back is picked up by the next request. A catalog snapshot
  * beside the definitions (snapshot-store.ts) spares a cold container the catalog queries; a resource built from
  * one that its check finds stale is loaded again from the catalog.
  */
+import { type Cache, createCache } from '../cache';
 import type { Config } from '../config';
 import { explainMissingDatabase } from '../db/choose-database';
 import type { Database, QueryCatalog } from '../db/database';
@@ -35,15 +37,15 @@ export interface ResolvedResource {
   readonly snapshotCheck?: SnapshotCheck;
 }
 
-interface Entry {
-  promise: Promise<ResolvedResource>;
-  checkedAt: number;
-  /** The snapshot check of the resolved resource, once resolved from the snapshot. */
-  snapshotCheck?: SnapshotCheck;
-}
-
-const cache = new Map<string, Entry>();
+/** Resolved resources, per definitions source, with the configuration they were loaded under. */
+const caches = new Map<string, { readonly config: Config; readonly resources: Cache<string, ResolvedResource> }>();
 const sources = new Map<string, DefinitionSource>();
+
+/** The key of the definitions source the configuration names. */
+function sourceKey(config: Config): string {
+  const s3 = config.definitionsS3;
+  return s3 ? `${s3}\u0000${config.s3Endpoint ?? ''}` : config.definitionsDir;
+}
 
 /**
  * The definitions source the configuration names: DEFINITIONS_S3 or DEFINITIONS_DIR. s3-source (and
@@ -51,7 +53,7 @@ const sources = new Map<string, DefinitionSource>();
  */
 export function definitionSource(config: Config): DefinitionSource {
   const s3 = config.definitionsS3;
-  const key = s3 ? `${s3}\u0000${config.s3Endpoint ?? ''}` : config.definitionsDir;
+  const key = sourceKey(config);
   let source = sources.get(key);
   if (!source) {
     source = s3
@@ -62,28 +64,34 @@ export function definitionSource(config: Config): DefinitionSource {
   return source;
 }
 
-export function resolveResource(config: Config, name: string, now = Date.now()): Promise<ResolvedResource> {
+/**
+ * The cache of one source's resources. Policy: a resource is fresh for DEFINITIONS_TTL_S; after that, the first
+ * request starts one revalidation (a conditional read of the definition, its ETag on S3) and, like every request
+ * while it runs, is answered from the cached resource; a changed definition is loaded in full. With a TTL of 0 every
+ * request revalidates and waits for it, so a change is seen at once (development). A failed load keeps nothing, so
+ * a database that comes back is picked up by the next request. A changed configuration starts afresh.
+ */
+function resourcesOf(config: Config): Cache<string, ResolvedResource> {
+  const key = sourceKey(config);
+  const known = caches.get(key);
+  if (known?.config === config) return known.resources;
   const source = definitionSource(config);
-  const key = `${source.root}\u0000${name}`;
-  let entry = cache.get(key);
-  if (!entry || entry.snapshotCheck?.stale) {
-    entry = { promise: source.read(name).then((stored) => load(config, source, stored)), checkedAt: now };
-  } else if (now - entry.checkedAt >= config.definitionsTtlS * 1000) {
-    entry = { promise: entry.promise.then((known) => revalidate(config, source, known)), checkedAt: now };
-  } else {
-    return entry.promise;
-  }
-  const current = entry;
-  cache.set(key, current);
-  current.promise.then(
-    (resolved) => {
-      current.snapshotCheck = resolved.snapshotCheck;
-    },
-    () => {
-      if (cache.get(key) === current) cache.delete(key);
-    },
-  );
-  return current.promise;
+  const resources = createCache<string, ResolvedResource>({
+    ttlMs: config.definitionsTtlS * 1000,
+    staleWhileRevalidate: config.definitionsTtlS > 0,
+    max: 10_000,
+    load: (name, stale) =>
+      stale ? revalidate(config, source, stale) : source.read(name).then((stored) => load(config, source, stored)),
+  });
+  caches.set(key, { config, resources });
+  return resources;
+}
+
+export function resolveResource(config: Config, name: string): Promise<ResolvedResource> {
+  const resources = resourcesOf(config);
+  // built from a catalog snapshot that its check has since found stale: loaded again, from the catalog
+  if (resources.peek(name)?.snapshotCheck?.stale) resources.forget((key) => key === name);
+  return resources.get(name);
 }
 
 async function revalidate(
@@ -105,12 +113,12 @@ async function revalidate(
 /** Drops one resource (or all, and what was read of the catalog snapshot) from the cache; tests use it. */
 export function forgetResource(name?: string): void {
   if (name === undefined) {
-    cache.clear();
+    caches.clear();
     sources.clear();
     forgetSnapshots();
     return;
   }
-  for (const key of cache.keys()) if (key.endsWith(`\u0000${name}`)) cache.delete(key);
+  for (const { resources } of caches.values()) resources.forget((key) => key === name);
 }
 
 /**

@@ -27,6 +27,7 @@ interface S3Failure {
   readonly $metadata?: { readonly httpStatusCode?: number };
 }
 
+/** One closure, one function: the source's methods share its client, bucket and prefix. */
 export function s3Source(uri: string, region: string, endpoint?: string): DefinitionSource {
   const { bucket, prefix, root } = parseS3Uri(uri);
   const client = createS3Client(region, endpoint);

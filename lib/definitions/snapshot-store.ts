@@ -6,6 +6,7 @@
  * asks `stale` on every cache hit), and a warning says to write the snapshot again. A missing snapshot is the
  * normal case and costs one file check per container; a broken or unreadable one is a warning, never a failure.
  */
+import { createCache } from '../cache';
 import type { Database, QueryCatalog } from '../db/database';
 import { schemaFingerprint } from '../db/schema-fingerprint';
 import { databaseNameOf } from '../db/select-database';
@@ -26,35 +27,47 @@ interface LoadedSnapshot {
   readonly snapshot: CatalogSnapshot;
 }
 
-const snapshots = new Map<string, Promise<LoadedSnapshot | null>>();
+/**
+ * The snapshot beside each definitions source (one source object per root). Policy: read once per container (until forgotten), one read shared by
+ * the requests that ask while it runs; a snapshot that is missing, broken or unreadable is kept as none.
+ */
+const snapshots = createCache<DefinitionSource, { readonly loaded: LoadedSnapshot | null }>({
+  ttlMs: Number.POSITIVE_INFINITY,
+  staleWhileRevalidate: false,
+  max: 100,
+  load: async (source) => ({ loaded: await readSnapshotOf(source) }),
+});
+/**
+ * The fingerprint check of each database of a snapshot. Not a cache of loaded values: a resource holds its check
+ * from the moment it starts, to ask `stale` later, and a check that could not run is dropped for the next load.
+ */
 const checks = new Map<string, SnapshotCheck>();
 /** `root\0name` of resources reloaded on purpose (/conf/reload, validate): they read the catalog itself. */
 const fromCatalog = new Set<string>();
 const everyResource = '\u0000*';
 
-function loadSnapshot(source: DefinitionSource): Promise<LoadedSnapshot | null> {
-  let loaded = snapshots.get(source.root);
-  if (!loaded) {
-    loaded = source.readSnapshot().then(
-      (found) => {
-        if (!found) return null;
-        const snapshot = parseSnapshot(found.text);
-        if ('problem' in snapshot) {
-          console.warn(
-            `Ignoring the catalog snapshot ${found.location}: ${snapshot.problem}; write it again with npm run validate -- --snapshot`,
-          );
-          return null;
-        }
-        return { location: found.location, snapshot };
-      },
-      (error: unknown) => {
-        console.warn(`Ignoring the catalog snapshot under ${source.root}, which could not be read: ${String(error)}`);
+async function loadSnapshot(source: DefinitionSource): Promise<LoadedSnapshot | null> {
+  return (await snapshots.get(source)).loaded;
+}
+
+function readSnapshotOf(source: DefinitionSource): Promise<LoadedSnapshot | null> {
+  return source.readSnapshot().then(
+    (found) => {
+      if (!found) return null;
+      const snapshot = parseSnapshot(found.text);
+      if ('problem' in snapshot) {
+        console.warn(
+          `Ignoring the catalog snapshot ${found.location}: ${snapshot.problem}; write it again with npm run validate -- --snapshot`,
+        );
         return null;
-      },
-    );
-    snapshots.set(source.root, loaded);
-  }
-  return loaded;
+      }
+      return { location: found.location, snapshot };
+    },
+    (error: unknown) => {
+      console.warn(`Ignoring the catalog snapshot under ${source.root}, which could not be read: ${String(error)}`);
+      return null;
+    },
+  );
 }
 
 /**

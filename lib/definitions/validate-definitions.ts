@@ -58,7 +58,7 @@ function notes(resource: SqlResource): string[] {
     : lookups;
 }
 
-export async function validateDefinition(config: Config, name: string): Promise<ValidationResult> {
+async function validateDefinition(config: Config, name: string): Promise<ValidationResult> {
   reloadResource(config, name);
   try {
     const { resource } = await resolveResource(config, name);

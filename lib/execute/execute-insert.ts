@@ -14,7 +14,8 @@ import { keyLabels, tableOf } from '../resource-levels';
 import type { OutRow, Value } from '../values';
 import { echoValues, readBack } from './insert-echo';
 import { insertRows } from './insert-rows';
-import { requireParent, requireVisible, type WrittenRow } from './shown-rows';
+import { requireVisible, type WrittenRow } from './require-visible';
+import { requireParent } from './shown-rows';
 import { readLookupsOfRows, type StoredRow, selectRow } from './stored-rows';
 import { byKey, keyRow, linkTo, linkValues } from './table-links';
 

@@ -13,14 +13,8 @@ import { tableOf } from '../resource-levels';
 import { compileInsert } from '../sql/compile-insert';
 import { compileUpdate } from '../sql/compile-update';
 import type { Match } from '../sql/match';
-import {
-  ownParent,
-  requireAllChildrenShown,
-  requireVisible,
-  shownChildren,
-  shownParents,
-  type WrittenRow,
-} from './shown-rows';
+import { requireVisible, type WrittenRow } from './require-visible';
+import { ownParent, requireAllChildrenShown, shownChildren, shownParents } from './shown-rows';
 import { chunks } from './statement-size';
 import { selectKeys, selectRow, selectRowsByKey } from './stored-rows';
 import { byKey, byLink, keyRow, linkTo, linkValues } from './table-links';

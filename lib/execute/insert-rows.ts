@@ -38,7 +38,8 @@ export async function insertRows(
   return insertOver(columns, await serverInserts(tx, resource), tx, resource, table, rows);
 }
 
-/** insertRows on a server that reads back inserts as `server` says (the tests name each way on one server). */
+/** insertRows on a server that reads back inserts as `server` says. */
+// Exported for tests: every server they run on takes RETURNING, so only this reaches the other two ways on a real one
 export async function insertRowsAs(
   server: ServerInserts,
   tx: Executor,

@@ -9,7 +9,6 @@
 import type { Executor } from '../db/database';
 import { sqlShapeOf } from '../db/engines/registry';
 import { ForbiddenError, NotFoundError } from '../errors';
-import { forEachInSlices, mapInSlices } from '../map-in-slices';
 import type { CallerQuery, ChildChanges, Key, Target, TypedFilter } from '../plan/plan';
 import type { SqlResource } from '../resource';
 import { keyLabels, tableOf } from '../resource-levels';
@@ -21,7 +20,7 @@ import { byKey, byLink, linkTo } from './table-links';
 import { keysOf } from './target-keys';
 
 /** The labels of the Parent's key, then (`child`) of the Child's: the planner has checked the query selects them. */
-function labelsOf(resource: SqlResource, child: boolean): string[] {
+export function labelsOf(resource: SqlResource, child: boolean): string[] {
   const parent = keyLabels(resource, tableOf(resource, 'Parent')) ?? [];
   return child ? [...parent, ...(keyLabels(resource, tableOf(resource, 'Child')) ?? [])] : parent;
 }
@@ -31,13 +30,14 @@ export function checksRows(resource: SqlResource, query: CallerQuery | undefined
   return query !== undefined || resource.showsEveryRow !== true;
 }
 
-const text = (key: readonly unknown[]) => JSON.stringify(key.map(String));
+/** A key as text, to compare keys as sets. */
+export const keyText = (key: readonly unknown[]) => JSON.stringify(key.map(String));
 
 /**
  * Of `keys` (values of `labels`), the ones the query shows now among the rows that pass `filters`, as the query
  * returns them (so as stored).
  */
-async function shownKeys(
+export async function shownKeys(
   tx: Executor,
   resource: SqlResource,
   query: CallerQuery | undefined,
@@ -62,7 +62,7 @@ async function shownKeys(
 }
 
 /** Locks the Parent rows of `keys` until the transaction ends; returns those that exist, as stored. */
-export async function lockParents(
+async function lockParents(
   tx: Executor,
   resource: SqlResource,
   keys: readonly Key[],
@@ -103,7 +103,7 @@ export async function requireParent(
 }
 
 /** A row's Parent key, in key order. */
-export function parentKeyOf(resource: SqlResource, row: Readonly<Record<string, Value>>): Key {
+function parentKeyOf(resource: SqlResource, row: Readonly<Record<string, Value>>): Key {
   return tableOf(resource, 'Parent').primaryKey.map((c) => row[c] ?? null);
 }
 
@@ -128,8 +128,8 @@ export async function shownParents(
     return shownKeys(tx, resource, query, labelsOf(resource, false), locked, target.filters);
   // found by values: those values are asked again, as committed now; both lists hold the table's own key values,
   // as the same database returns them, so their texts are equal exactly when the keys are
-  const now = new Set((await keysOf(tx, resource, target, query, true)).map(text));
-  return locked.filter((key) => now.has(text(key)));
+  const now = new Set((await keysOf(tx, resource, target, query, true)).map(keyText));
+  return locked.filter((key) => now.has(keyText(key)));
 }
 
 /**
@@ -191,7 +191,7 @@ export async function requireAllChildrenShown(
     [...parentColumns, ...childColumns],
     byLink(linkTo(table, parent), parentKeys),
   ))
-    owned.set(text(key), key);
+    owned.set(keyText(key), key);
   if (owned.size === 0) return;
   // the database compares the pairs with what the query shows; each shown pair comes back once
   const shown = await shownKeys(tx, resource, query, labelsOf(resource, true), [...owned.values()]);
@@ -200,65 +200,4 @@ export async function requireAllChildrenShown(
     'forbidden',
     `A ${resource.rowName} row to ${what} has ${resource.childRowName} rows that ${resource.name} does not show this caller, so nothing was changed`,
   );
-}
-
-/** A row that a write touched, to check against the caller's query once the write is done. */
-export interface WrittenRow {
-  readonly parentKey: Key;
-  /** Set for a child row (or a many-to-many association). */
-  readonly childKey?: Key;
-  /** How the error names it: `Row 2`, `Player row 1 of row 2`. */
-  readonly where?: string;
-}
-
-/**
- * The first of `keys` the query does not show. A key whose text matches no key the query returned is asked alone,
- * so that the database compares it (a key given as `abc` is the row stored as `ABC` under a case-insensitive
- * collation, `5.0` is `5.00`).
- */
-async function firstHidden(
-  tx: Executor,
-  resource: SqlResource,
-  query: CallerQuery,
-  labels: readonly string[],
-  keys: readonly Key[],
-): Promise<number> {
-  const seen = new Set(await mapInSlices(await shownKeys(tx, resource, query, labels, keys), text));
-  const unseen: number[] = [];
-  await forEachInSlices(keys, (key, i) => {
-    if (!seen.has(text(key))) unseen.push(i);
-  });
-  for (const i of unseen) {
-    if ((await shownKeys(tx, resource, query, labels, [keys[i] as Key])).length === 0) return i;
-  }
-  return -1;
-}
-
-/**
- * Refuses the request (403, rolled back) when the caller's query does not show every written row: an insert of
- * another caller's row, or an update that would move a row out of the caller's sight.
- */
-export async function requireVisible(
-  tx: Executor,
-  resource: SqlResource,
-  query: CallerQuery,
-  rows: readonly WrittenRow[],
-  what: 'insert' | 'update',
-): Promise<void> {
-  for (const child of [false, true]) {
-    const group = rows.filter((row) => (row.childKey !== undefined) === child);
-    if (group.length === 0) continue;
-    const labels = labelsOf(resource, child);
-    const keys = group.map((row) => (child ? [...row.parentKey, ...(row.childKey as Key)] : row.parentKey));
-    const missing = await firstHidden(tx, resource, query, labels, keys);
-    if (missing < 0) continue;
-    const key = keys[missing] as Key;
-    const named = labels.map((label, i) => `${label} ${String(key[i])}`).join(', ');
-    throw new ForbiddenError(
-      'forbidden',
-      what === 'insert'
-        ? `${group[missing]?.where ?? 'A row'} (${named}) is not a row that ${resource.name} shows this caller, so nothing was written`
-        : `The update would move the row ${named} out of the rows that ${resource.name} shows this caller, so nothing was changed`,
-    );
-  }
 }

@@ -2,6 +2,11 @@
  * Content negotiation: the response type from `_output`, Accept (q-values; ties give XML), the request body's
  * type, or XML; a 406 when Accept admits neither, decided before the resource is loaded. Also what an error
  * body and the description pages negotiate (problem+json, HTML). Pure.
+ *
+ * Not on `negotiator`: it ranks media types of equal q by their order in Accept (`application/json,
+ * application/xml` would answer JSON), where this service answers XML on a tie as restSQL did, and it ranks media
+ * types, where XML is one representation under two (application/xml and text/xml, the more specific match
+ * deciding). Bending it to both would take as much code as this, and change answers clients get today.
  */
 import { NegotiationError } from '../errors';
 import type { BodyType } from '../request/resource-request';
@@ -14,7 +19,7 @@ interface MediaRange {
   readonly q: number;
 }
 
-export function parseAccept(accept: string): MediaRange[] {
+function parseAccept(accept: string): MediaRange[] {
   return accept
     .split(',')
     .map((part) => part.trim())

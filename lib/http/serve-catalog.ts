@@ -12,6 +12,7 @@ import { definitionSource, resolveResource } from '../definitions/resolve-resour
 import { MethodNotAllowedError, NotFoundError, ServiceError, toServiceError } from '../errors';
 import { buildOpenApi } from '../openapi/build-openapi';
 import { parseQuery } from '../request/parse-query';
+import { pathOf } from '../routes';
 import {
   type CatalogEntry,
   type CatalogError,
@@ -26,16 +27,18 @@ import { type HttpResponse, toResult } from './to-result';
 /** Definitions loaded at once: enough to overlap catalogue queries, few enough for a small connection pool. */
 const concurrency = 4;
 
-const catalogPath = /^(.*?)\/(res\/?|openapi\.json)$/;
+const listingPath = pathOf('/res');
+const openApiPath = pathOf('/openapi.json');
 
 export async function serveCatalog(request: HttpRequest, caller: Caller): Promise<HttpResponse> {
-  const match = catalogPath.exec(request.path);
+  const openApiMatch = openApiPath.match(request.path);
+  const match = openApiMatch ?? listingPath.match(request.path);
   if (!match) throw new NotFoundError('path_not_found', `No such path: ${request.path}; see /res and /openapi.json`);
   if (request.method !== 'GET') throw new MethodNotAllowedError(request.method, ['GET']);
-  const [, base = '', what] = match;
+  const base = match.prefix;
   const headers = { 'Cache-Control': caller.signedIn ? 'private, no-cache' : 'no-cache' };
   const held = await heldBy(caller);
-  if (what === 'openapi.json') {
+  if (openApiMatch) {
     const granted = caller.signedIn ? held : undefined;
     const document = buildOpenApi(await resolveCatalog(held), {
       serverUrl: base || '/',

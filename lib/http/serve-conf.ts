@@ -11,6 +11,7 @@ import { config } from '../config';
 import { definitionSource, reloadResource, resolveResource } from '../definitions/resolve-resource';
 import { MethodNotAllowedError, NotFoundError } from '../errors';
 import { parseQuery } from '../request/parse-query';
+import { pathOf } from '../routes';
 import { documentationHtml, documentationOf, documentationXml } from '../serial/serialize-documentation';
 import { serializeMetadata } from '../serial/serialize-metadata';
 import { decodeLenient } from '../text';
@@ -18,17 +19,17 @@ import type { HttpRequest } from './from-event';
 import { negotiateResponse, prefersHtml } from './negotiate';
 import { type HttpResponse, toResult } from './to-result';
 
-const confPath = /(?:^|\/)conf\/(definition|metadata|documentation|reload)\/([^/]+)$/;
+/** Its `what` takes only definition, metadata, documentation and reload (the route table lists them). */
+const confPath = pathOf('/conf/{what}/{resName}');
 
 export async function serveConf(request: HttpRequest, caller: Caller): Promise<HttpResponse> {
-  const match = confPath.exec(request.path);
-  if (!match)
+  const { what, resName: rawName = '' } = confPath.match(request.path)?.params ?? {};
+  if (what === undefined)
     throw new NotFoundError(
       'path_not_found',
       `No such path: ${request.path}; see /conf/{definition|metadata|documentation|reload}/{name}`,
     );
   if (request.method !== 'GET') throw new MethodNotAllowedError(request.method, ['GET']);
-  const [, what, rawName = ''] = match;
   const name = decodeLenient(rawName);
   const settings = config();
   if (what === 'reload') requireRole(caller, settings.authAdminRole, `reload ${name}`);

@@ -7,26 +7,12 @@
  * Imports nothing of the pipeline, so its bundle stays small.
  */
 import { MethodNotAllowedError, NotFoundError } from '../errors';
-import { resourceMethods } from '../request/resource-path';
+import { methodsServed } from '../routes';
 import type { HttpRequest } from './from-event';
 import type { HttpResponse } from './to-result';
 
-/** The service's paths, whole, and the methods each serves. */
-const served: readonly (readonly [RegExp, readonly string[]])[] = [
-  [/^\/res\/[^/]+(?:\/.*)?$/, resourceMethods],
-  [/^\/conf\/(?:definition|metadata|documentation|reload)\/[^/]+$/, ['GET']],
-  [/^\/(?:res\/?|openapi\.json)$/, ['GET']],
-  [/^\/xsd\/[^/]+$/, ['GET']],
-  [/^\/health(?:\/db)?$/, ['GET']],
-];
-
-/** The methods a path of this service answers, or undefined for a path it does not serve. */
-export function allowedMethods(path: string): readonly string[] | undefined {
-  return served.find(([pattern]) => pattern.test(path))?.[1];
-}
-
 export async function serveFallback(request: HttpRequest): Promise<HttpResponse> {
-  const allowed = allowedMethods(request.path);
+  const allowed = methodsServed(request.path);
   throw allowed
     ? new MethodNotAllowedError(request.method, allowed)
     : new NotFoundError('path_not_found', `No such path: ${request.path}; resources live under /res/{name}`);

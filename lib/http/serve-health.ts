@@ -9,10 +9,12 @@ import { createCache } from '../cache';
 import { type Config, config } from '../config';
 import { checkDatabases, type DatabaseCheck } from '../db/check-databases';
 import { MethodNotAllowedError, NotFoundError } from '../errors';
+import { pathOf } from '../routes';
 import type { HttpRequest } from './from-event';
 import { type HttpResponse, toResult } from './to-result';
 
-const healthPath = /(?:^|\/)health(\/db)?$/;
+const health = pathOf('/health');
+const healthDb = pathOf('/health/db');
 
 /** How long an answer of the database checks is reused, in milliseconds. */
 export const healthCacheMs = 5_000;
@@ -33,12 +35,13 @@ const recentChecks = createCache<Config, DatabaseCheck[]>({
 const noStore = { 'Cache-Control': 'no-store' };
 
 export async function serveHealth(request: HttpRequest): Promise<HttpResponse> {
-  const match = healthPath.exec(request.path);
-  if (!match) throw new NotFoundError('path_not_found', `No such path: ${request.path}; see /health and /health/db`);
+  const databases = healthDb.match(request.path) !== undefined;
+  if (!databases && health.match(request.path) === undefined)
+    throw new NotFoundError('path_not_found', `No such path: ${request.path}; see /health and /health/db`);
   if (request.method !== 'GET') throw new MethodNotAllowedError(request.method, ['GET']);
-  if (!match[1]) return toResult(200, 'application/json', JSON.stringify({ status: 'ok' }), noStore);
-  const databases = await recentChecks.get(config());
-  const failed = databases.some((check) => check.status === 'failed');
-  const body = JSON.stringify({ status: failed ? 'failed' : 'ok', databases });
+  if (!databases) return toResult(200, 'application/json', JSON.stringify({ status: 'ok' }), noStore);
+  const checks = await recentChecks.get(config());
+  const failed = checks.some((check) => check.status === 'failed');
+  const body = JSON.stringify({ status: failed ? 'failed' : 'ok', databases: checks });
   return toResult(failed ? 503 : 200, 'application/json', body, noStore);
 }

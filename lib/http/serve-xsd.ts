@@ -4,6 +4,7 @@
  * must not read files or touch the pipeline, so its bundle stays small.
  */
 import { MethodNotAllowedError, NotFoundError } from '../errors';
+import { pathOf } from '../routes';
 import { requestXsd } from '../xsd/request-xsd';
 import { responseXsd } from '../xsd/response-xsd';
 import type { HttpRequest } from './from-event';
@@ -15,13 +16,14 @@ const schemas: ReadonlyMap<string, string> = new Map([
   ['Response.xsd', responseXsd],
 ]);
 
-const xsdPath = /(?:^|\/)xsd\/([^/]+)$/;
+/** Its file takes only the schemas' names (the route table lists them). */
+const xsdPath = pathOf('/xsd/{file}');
 
 /** The schemas change only with a deployment. */
 const cacheControl = 'public, max-age=3600';
 
 export async function serveXsd(request: HttpRequest): Promise<HttpResponse> {
-  const name = xsdPath.exec(request.path)?.[1];
+  const name = xsdPath.match(request.path)?.params.file;
   const schema = name === undefined ? undefined : schemas.get(name);
   if (schema === undefined) {
     throw new NotFoundError(

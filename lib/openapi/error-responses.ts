@@ -4,7 +4,7 @@
  * from the error catalog. Pure; must not invent codes: they come from lib/errors.ts.
  */
 import type { OpenAPIV3_1 } from 'openapi-types';
-import { errorCatalog } from '../errors';
+import { errorCatalog } from '../error-catalog';
 import { componentRef } from './component-names';
 
 export type ErrorStatus = 400 | 401 | 403 | 404 | 405 | 406 | 409 | 413 | 415 | 500;

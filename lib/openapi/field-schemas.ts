@@ -73,7 +73,7 @@ export function fieldDescription(resource: SqlResource, field: Field): string {
     .join('; ');
 }
 
-export function fieldSchema(resource: SqlResource, field: Field): FieldSchema {
+function fieldSchema(resource: SqlResource, field: Field): FieldSchema {
   const value = valueSchemas[field.type];
   const rules = resource.validations.filter((r) => r.name === field.label);
   return {
@@ -142,7 +142,7 @@ export function rowSchema(
   };
 }
 
-/** The fields a form body (C1, U2, U3) may carry: the writable parent fields, every value as text. */
+/** The fields a form body (an insert of one row, or an update) may carry: the writable parent fields, every value as text. */
 export function formSchema(resource: SqlResource): OpenAPIV3_1.SchemaObject {
   const fields = fieldsAt(resource, 'parent').filter((f) => !f.readOnly && !tableReadOnly(resource, f));
   const properties = Object.fromEntries(

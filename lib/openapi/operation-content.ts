@@ -1,7 +1,7 @@
 /**
  * Request bodies and success responses of the operations: JSON (the collection object), XML (request /
  * readResponse / writeResponse documents, with Request.xsd and Response.xsd named and an example) and form fields
- * (C1, U2, U3). Pure; must not decide which operation takes which body (resource-paths does).
+ * (one row, inserted or updating rows). Pure; must not decide which operation takes which body (resource-paths does).
  */
 import type { OpenAPIV3_1 } from 'openapi-types';
 import type { SqlResource } from '../resource';

@@ -26,7 +26,7 @@ export const queryGrammar = [
 const specials = new Set(['_limit', '_offset', '_output']);
 
 /** Fields that can filter: not computed (those are never filters), and not shadowed by a special parameter name. */
-export function filterFields(resource: SqlResource): Field[] {
+function filterFields(resource: SqlResource): Field[] {
   return resource.fields.filter((f) => !f.readOnly && !specials.has(f.label.toLowerCase()));
 }
 

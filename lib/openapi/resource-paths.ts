@@ -1,6 +1,7 @@
 /**
- * The path items of one resource: `/res/{name}` with GET (R1), POST (C1, C2), PUT (U1, U2) and DELETE (D1, D2);
- * `/res/{name}/{key}...` with GET (R2), POST (C3, hierarchical only), PUT (U3, U4) and DELETE (D3, D4). A resource
+ * The path items of one resource: `/res/{name}` with GET, POST, PUT and DELETE of rows; `/res/{name}/{key}...`
+ * with GET, PUT and DELETE of one row, and POST of child rows (hierarchical only). Each summary names its operations
+ * as docs/operations.md does (R1, C1...). A resource
  * whose query does not select its Parent key cannot address rows by key: it gets reads, inserts, and updates and
  * deletes by filter. Pure; must not describe schemas (resource-schemas does).
  */
@@ -157,7 +158,7 @@ function insertChildren(resource: SqlResource): OpenAPIV3_1.OperationObject {
   });
 }
 
-/** U2 and D2 only: a resource whose query selects no key changes and deletes rows by filter. */
+/** Updates and deletes by filter only: a resource whose query selects no key changes and deletes rows so. */
 function writesByFilter(resource: SqlResource): PathItem {
   const note = `The query selects no key of ${resource.rowName} rows, so they are found by the values of the fields it selects: a row equal in all of them to a matching row is written too.`;
   return {

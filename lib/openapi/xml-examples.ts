@@ -19,7 +19,7 @@ const examples: Readonly<Record<ValueType, string | number | boolean>> = {
   string: 'text',
 };
 
-export function exampleValue(field: Field): string | number | boolean {
+function exampleValue(field: Field): string | number | boolean {
   return examples[field.type];
 }
 
@@ -45,7 +45,7 @@ export function xmlRow(resource: SqlResource, audience: Audience): string {
   return element(resource.rowName, parent, child);
 }
 
-/** A child row alone, for the bodies of C3, U4 and D4 (the parent is in the path). */
+/** A child row alone, for the bodies under the parent in the path. */
 export function xmlChildRow(resource: SqlResource, audience: Audience): string {
   return resource.childRowName ? element(resource.childRowName, levelFields(resource, 'child', audience)) : '';
 }

@@ -1,6 +1,6 @@
 /**
- * Child rows of hierarchical writes: nested under parents in U1/D1/C2 bodies, or the whole body of C3, U4
- * and D4 with the parent in the path. Checks what each kind of resource allows: one-to-many children are
+ * Child rows of hierarchical writes: nested under parents in body rows (inserts, updates and deletes by
+ * key), or the whole body with the parent in the path. Checks what each kind of resource allows: one-to-many children are
  * created and changed; many-to-many children are existing rows that are only associated or dissociated. Pure.
  */
 import { BadRequestError } from '../errors';
@@ -15,7 +15,7 @@ import { keyFields, type SplitRow, splitRow } from './resource-fields';
 
 export type ChildPurpose = 'insert' | 'update' | 'delete';
 
-/** Many child rows (C3, U4, D4 take the whole body as children) are planned a slice at a time. */
+/** Many child rows (a body under the parent in the path is all children) are planned a slice at a time. */
 export async function planChildRows(
   resource: SqlResource,
   rows: readonly BodyRow[],

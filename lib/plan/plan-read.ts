@@ -1,5 +1,5 @@
 /**
- * Plans R1 and R2: query filters and path keys become typed filters on labels; rows are ordered by the Parent
+ * Plans a read, of rows or of one row by key: query filters and path keys become typed filters on labels; rows are ordered by the Parent
  * key, then the Child key. Pure.
  */
 import { BadRequestError } from '../errors';
@@ -37,7 +37,7 @@ export function planFilters(resource: SqlResource, filters: readonly RawFilter[]
 }
 
 /** Order: Parent key, then Child key; without a usable key, every orderable field in select order. */
-export function orderOf(resource: SqlResource): string[] {
+function orderOf(resource: SqlResource): string[] {
   const parent = keyLabels(resource, tableWithRole(resource, 'Parent'));
   if (!parent) return resource.fields.filter(orderable).map((f) => f.label);
   if (resource.kind === 'flat') return parent;

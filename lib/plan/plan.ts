@@ -66,7 +66,7 @@ export type RowMatch =
   | { readonly by: 'key' }
   | { readonly by: 'values'; readonly labels: readonly string[]; readonly columns: readonly string[] };
 
-/** Which parent rows a write addresses: listed keys, or the rows a filter matches (U2, D2). */
+/** Which parent rows a write addresses: listed keys, or the rows a filter matches (an update or delete by query filters). */
 export type Target =
   | { readonly kind: 'keys'; readonly keys: readonly Key[] }
   | { readonly kind: 'filter'; readonly filters: readonly TypedFilter[]; readonly match: RowMatch };
@@ -85,7 +85,7 @@ export interface InsertRow {
   readonly extensions: readonly ExtensionValues[];
   /** The Parent key when the row gives all of it. */
   readonly key?: Key;
-  /** C3: the parent is the one in the path; it must exist and is never inserted. */
+  /** Children inserted under the parent in the path: it must exist and is never inserted. */
   readonly existing?: boolean;
   /** Absent: a parent row alone. Present: the children to create (1:n) or associate (m:n) under it. */
   readonly children?: readonly ChildRow[];
@@ -97,7 +97,7 @@ export interface UpdateRows {
   readonly extensions: readonly ExtensionValues[];
 }
 
-/** Child rows addressed under one parent (U1/D1 nested children, U4, D4). */
+/** Child rows addressed under one parent: nested in body rows, or the whole body under the parent in the path. */
 export interface ChildChanges {
   readonly parentKey: Key;
   /** The parent is named by the path: a parent that does not exist is a 404. */
@@ -115,7 +115,7 @@ export interface ReadPlan {
    */
   readonly rowCap?: number;
   /**
-   * Set for a flat read by the full key (R2): one row, or the few of a query that repeats its key, so it is read in
+   * Set for a flat read by the full key in the path: one row, or the few of a query that repeats its key, so it is read in
    * one round trip rather than a batch at a time.
    */
   readonly byKey?: true;

@@ -2,7 +2,7 @@
  * A request body's rows, read by the resource's names: XML row elements named by the row name or by the
  * table's name (restSQL clients write the latter), child rows nested in their parent's element; JSON an object
  * whose one key is the collection name, child rows under the child collection name. With the parent in the
- * path (C3, U4, D4) the rows are child rows. Any other name is a 400 naming it. A body's rows are read a slice at a
+ * path the rows are child rows. Any other name is a 400 naming it. A body's rows are read a slice at a
  * time (map-in-slices), every row's names checked before any row is read, as a plain loop would. Pure; values stay
  * raw text.
  */

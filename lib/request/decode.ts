@@ -4,7 +4,7 @@
 import { BadRequestError } from '../errors';
 
 /** Decodes one `application/x-www-form-urlencoded` component; malformed escapes are a 400 naming the text. */
-export function decodeComponent(text: string): string {
+function decodeComponent(text: string): string {
   try {
     return decodeURIComponent(text.replace(/\+/g, ' '));
   } catch (error) {

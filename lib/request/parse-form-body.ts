@@ -1,5 +1,5 @@
 /**
- * A form-urlencoded body (C1, U2, U3) → one row. `null` is NULL, and a leading backslash escapes as in query
+ * A form-urlencoded body (an insert of one row, or an update by filters or by path key) → one row. `null` is NULL, and a leading backslash escapes as in query
  * strings (`\null` is the text null, `\!x` is !x); every other value is literal. Pure; must not
  * interpret operators: a form body is not a query string.
  */

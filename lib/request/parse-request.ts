@@ -3,7 +3,7 @@
  * path (resource name and key segments), the method (POST with X-HTTP-Method-Override: PUT|DELETE is that
  * method), the query string (filters and specials) and the body, read by its type (XML, JSON, form) and tagged
  * with what it holds: child rows of the parent in the path when the path has a key and the body is XML or JSON.
- * Asynchronous only so that other requests run between the slices of a big XML body (read-xml-body.ts).
+ * Asynchronous only so that other requests run between the slices of a big XML or JSON body.
  * Pure: it knows no resource, so it checks syntax only; the planner checks names and values.
  */
 import { BadRequestError, MethodNotAllowedError, NotFoundError, TooLargeError } from '../errors';
@@ -11,7 +11,7 @@ import { requestBodyType } from './body-type';
 import { parseFormBody } from './parse-form-body';
 import { parsePathKeys } from './parse-path-keys';
 import { parseQuery } from './parse-query';
-import { readJsonBody } from './read-json-body';
+import { readJsonBodyInSlices } from './read-json-body';
 import { readXmlBodyInSlices } from './read-xml-body';
 import { resourceMethods, resourcePath } from './resource-path';
 import type { BodyType, Operation, RequestBody, RequestParts, ResourceRequest } from './resource-request';
@@ -78,7 +78,7 @@ function effectiveMethod(parts: Pick<RequestParts, 'method' | 'methodOverride'>)
   return override;
 }
 
-/** An XML body is read a slice at a time: a big one holds the event loop for milliseconds, never for all of it. */
+/** XML and JSON bodies are read a slice at a time: a big one holds the event loop for a millisecond, never for all of it. */
 async function readBody(type: BodyType, text: string, shape: 'parents' | 'children'): Promise<RequestBody> {
   switch (type) {
     case 'form':
@@ -86,6 +86,6 @@ async function readBody(type: BodyType, text: string, shape: 'parents' | 'childr
     case 'xml':
       return { type, shape, root: await readXmlBodyInSlices(text) };
     case 'json':
-      return { type, shape, document: readJsonBody(text) };
+      return { type, shape, document: await readJsonBodyInSlices(text) };
   }
 }

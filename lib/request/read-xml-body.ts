@@ -4,9 +4,11 @@
  * The fast reader (scan-xml-body.ts, on saxes) reads it; whatever that reader declines — a malformed body among
  * them — the checked reader (read-xml-checked.ts, on fast-xml-parser) reads, and it names the first error with
  * its line and column. Both give the same tree wherever both read a body. `readXmlBodyInSlices` lets other
- * requests run between slices of a big body. Which element names a resource takes is the planner's business.
+ * requests run between slices of a big body. The checked reader reads in one piece, so it is given at most
+ * `checkedReadLimit` characters: past that the body is refused with the reason the fast reader declined it. Which element names a resource takes is the planner's business.
  * Pure: no IO, environment or clock.
  */
+import { BadRequestError } from '../errors';
 import { readXmlChecked } from './read-xml-checked';
 import type { XmlElement } from './resource-request';
 import { scanXmlBody, type XmlScanResult } from './scan-xml-body';
@@ -16,6 +18,13 @@ import { scanXmlBody, type XmlScanResult } from './scan-xml-body';
  * body of nothing but tiny elements.
  */
 export const xmlSliceLength = 16 * 1024;
+
+/**
+ * The most text the checked reader reads, in one piece, of a body the fast reader declined: about 20 ms of work, so
+ * a few such bodies at once cannot hold other requests for long. Only malformed bodies and rare constructs the
+ * fast reader declines (a comment ending in `--->`, XML 1.1, names beyond the Basic Multilingual Plane) reach it.
+ */
+export const checkedReadLimit = 256 * 1024;
 
 export function readXmlBody(text: string): XmlElement {
   return readRest(text, scanXmlBody(text).finish());
@@ -38,7 +47,8 @@ export async function readXmlBodyInSlices(text: string, sliceLength = xmlSliceLe
  */
 function readRest(text: string, scan: XmlScanResult): XmlElement {
   if (!scan.declined) return scan.root;
-  const { rows, from, to } = scan;
+  const { rows, from, to, reason } = scan;
+  if (text.length - (to - from) > checkedReadLimit) throw new BadRequestError('bad_body', reason);
   if (rows.length === 0) return readXmlChecked(text);
   const rest = readXmlChecked(text.slice(0, from) + blankOut(text, from, to) + text.slice(to));
   return { ...rest, children: [...rows, ...rest.children] };

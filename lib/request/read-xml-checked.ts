@@ -7,6 +7,7 @@
  */
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { BadRequestError } from '../errors';
+import { lineAndColumn } from '../text';
 import type { XmlElement } from './resource-request';
 
 /** An element in fast-xml-parser's ordered shape: `{ name: children, ':@': attributes }`, or `{ '#text': text }`. */
@@ -84,7 +85,7 @@ function checkMarkup(text: string): void {
   if (doctype) {
     throw new BadRequestError(
       'bad_body',
-      `The XML body declares a DOCTYPE at ${where(text, doctype.index)}; request bodies may not declare one`,
+      `The XML body declares a DOCTYPE at ${lineAndColumn(text, doctype.index)}; request bodies may not declare one`,
     );
   }
   for (const ref of markup.matchAll(/&([^;&<>"'\s]*);?/g)) {
@@ -92,7 +93,7 @@ function checkMarkup(text: string): void {
     if (whole.endsWith(';') && (predefined.has(name) || isCharacterReference(name))) continue;
     throw new BadRequestError(
       'bad_body',
-      `The XML body uses ${JSON.stringify(whole)} at ${where(text, ref.index ?? 0)}, which is no reference XML defines; only &amp; &lt; &gt; &quot; &apos; and character references to XML characters (&#65; &#x41;) are allowed`,
+      `The XML body uses ${JSON.stringify(whole)} at ${lineAndColumn(text, ref.index ?? 0)}, which is no reference XML defines; only &amp; &lt; &gt; &quot; &apos; and character references to XML characters (&#65; &#x41;) are allowed`,
     );
   }
 }
@@ -102,12 +103,6 @@ function isCharacterReference(name: string): boolean {
   if (!m) return false;
   const code = m[1] !== undefined ? Number(m[1]) : Number.parseInt(m[2] as string, 16);
   return isXmlCharacter(code);
-}
-
-/** `line L, column C` of a position, as the validator's messages say it. */
-function where(text: string, index: number): string {
-  const lines = text.slice(0, index).split('\n');
-  return `line ${lines.length}, column ${(lines[lines.length - 1] ?? '').length + 1}`;
 }
 
 /** The parser refuses some inputs the validator lets through (names like `__proto__`, very deep nesting). */
@@ -130,7 +125,9 @@ function toElement(node: XmlNode): XmlElement {
   const children: XmlElement[] = [];
   for (const child of Array.isArray(content) ? (content as XmlNode[]) : []) {
     if (nameOf(child) !== '#text') children.push(toElement(child));
-    else if (String(child['#text']).trim() !== '') throw strayText(String(child['#text']), name);
+    else if (String(child['#text']).trim() !== '') {
+      throw new BadRequestError('bad_body', strayText(String(child['#text']), name));
+    }
   }
   return { name, attributes: attributesOf(node), children };
 }
@@ -145,10 +142,9 @@ function attributesOf(node: XmlNode): Record<string, string> {
   );
 }
 
-function strayText(text: string, parent: string): BadRequestError {
+/** Text other than whitespace, inside `parent` (or outside the root), and where when known. */
+export function strayText(text: string, parent: string | undefined, where?: string): string {
   const shown = text.trim().length > 40 ? `${text.trim().slice(0, 40)}...` : text.trim();
-  return new BadRequestError(
-    'bad_body',
-    `The XML body has text "${shown}" inside ${parent}; only elements and attributes are allowed`,
-  );
+  const inside = parent === undefined ? 'outside the root element' : `inside ${parent}`;
+  return `The XML body has text "${shown}" ${inside}${where === undefined ? '' : ` at ${where}`}; only elements and attributes are allowed`;
 }

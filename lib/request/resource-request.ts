@@ -54,7 +54,7 @@ export interface XmlElement {
 
 /**
  * A body, read but not yet matched to the resource's names. `children`: the body holds child rows of the parent
- * in the path (C3, U4, D4: a key in the path and an XML or JSON body); `parents`: rows of the resource.
+ * in the path (a key in the path and an XML or JSON body); `parents`: rows of the resource.
  */
 export type RequestBody =
   | { readonly type: 'form'; readonly row: BodyRow }
@@ -69,7 +69,7 @@ interface RequestOfAResource {
   readonly query: ParsedQuery;
 }
 
-/** R1, R2: a read never has a body. */
+/** A read, of rows or of one row by its key, never has a body. */
 export interface ReadRequest extends RequestOfAResource {
   readonly op: 'read';
 }

@@ -6,6 +6,8 @@
  * answers (read-xml-body.ts). So it never names an error itself. Pure; must not parse XML by hand.
  */
 import { SaxesParser } from 'saxes';
+import { lineAndColumn } from '../text';
+import { strayText } from './read-xml-checked';
 import type { XmlElement } from './resource-request';
 
 /**
@@ -33,7 +35,7 @@ const quotedValue = /"[^"]*"|'[^']*'/g;
 /** No namespace processing: names stay as written, prefixes and all; no line and column kept. */
 const options = { xmlns: false, position: false, defaultXMLVersion: '1.0' } as const;
 
-/** Thrown inside saxes's handlers to stop it: the checked reader is to answer. */
+/** Thrown inside saxes's handlers to stop it: the checked reader is to answer, or, past its share, this message. */
 class Declined extends Error {}
 
 export interface XmlBodyScan {
@@ -50,13 +52,20 @@ export interface XmlBodyScan {
  */
 export type XmlScanResult =
   | { readonly declined: false; readonly root: XmlElement }
-  | { readonly declined: true; readonly rows: readonly XmlElement[]; readonly from: number; readonly to: number };
+  | {
+      readonly declined: true;
+      readonly rows: readonly XmlElement[];
+      readonly from: number;
+      readonly to: number;
+      /** Why the scan declined, as a 400 says it, for a body too big for the checked reader to read in one piece. */
+      readonly reason: string;
+    };
 
 /**
  * saxes keeps its handlers as properties of the parser: past seven of them V8 turns the parser into a slow
  * dictionary object and saxes runs four times slower. So seven handlers at most: the error handler declines every
  * error but one (anything thrown while scanning declines), and the declaration's version is read at the root's
- * start tag.
+ * start tag. The handlers share the scan's state, so they and the scan's two methods are one closure, one function.
  */
 export function scanXmlBody(text: string): XmlBodyScan {
   const parser = new SaxesParser(options);
@@ -67,31 +76,47 @@ export function scanXmlBody(text: string): XmlBodyScan {
   /** Where the root's content starts, and where its last row read whole ends. */
   let rowsStart = 0;
   let rowsEnd = 0;
-  const decline = (): never => {
-    throw new Declined();
+  /** Where the scan is, as a message says it. */
+  const here = () => lineAndColumn(text, parser.position);
+  const decline = (message: string): never => {
+    throw new Declined(message);
   };
-  parser.on('doctype', decline);
+  parser.on('doctype', () =>
+    decline(`The XML body declares a DOCTYPE at ${here()}; request bodies may not declare one`),
+  );
   parser.on('error', (error) => {
     // `--` inside a comment: XML forbids it, but fast-xml-parser reads it as comment up to the first `-->`, and saxes,
     // once it has said so, reads on the same way; but for `---`, where saxes would read past that `-->`
     if (error.message.endsWith('malformed comment.') && text[parser.position - 1] !== '-') return;
-    decline();
+    // saxes finds text outside the root at the end of a run of text in the slice it reads, so no position for it
+    if (error.message.startsWith('text data outside of root node')) {
+      decline('The XML body has text outside the root element; only elements and attributes are allowed');
+    }
+    decline(`The XML body is malformed at ${here()}: ${error.message.replace(/\.$/, '')}`);
   });
-  parser.on('text', (data) => {
-    if (data.trim() !== '') decline();
-  });
-  parser.on('cdata', (data) => {
-    if (data.trim() !== '') decline();
-  });
+  const checkText = (data: string) => {
+    const shown = data.trim();
+    if (shown === '') return;
+    // saxes reports text at the `<` after it: find where it starts, when it is written as read (no references)
+    const start = text.lastIndexOf(shown, parser.position);
+    const where = start === -1 ? here() : lineAndColumn(text, start);
+    decline(strayText(data, (open[open.length - 1] as Partial<XmlElement>).name, where));
+  };
+  parser.on('text', checkText);
+  parser.on('cdata', checkText);
   // saxes checks the attributes (no repeated name) before it reports the start tag
   parser.on('attribute', ({ name, value }) => {
-    if (!names.plain(name)) decline();
+    if (!names.plain(name)) decline(unreadName(name, here()));
     if (isValue(name)) attributes[name] = value;
   });
   parser.on('opentag', ({ name }) => {
-    if (!names.plain(name) || open.length > maxDepth) decline();
+    if (!names.plain(name)) decline(unreadName(name, here()));
+    if (open.length > maxDepth) decline(`The XML body nests elements more than ${maxDepth} deep, at ${here()}`);
     // XML 1.1 turns more characters into line breaks and spaces than fast-xml-parser does
-    if (open.length === 1 && (parser.xmlDecl.version ?? '1.0') !== '1.0') decline();
+    const version = parser.xmlDecl.version ?? '1.0';
+    if (open.length === 1 && version !== '1.0') {
+      decline(`The XML body declares XML ${version}; a body this big is read only as XML 1.0`);
+    }
     // the tag as written: no `<` inside it, since saxes refuses one in a value
     const end = parser.position;
     const tag = text.slice(text.lastIndexOf('<', end - 1), end);
@@ -104,20 +129,25 @@ export function scanXmlBody(text: string): XmlBodyScan {
   parser.on('closetag', ({ name, isSelfClosing }) => {
     // saxes reports an element left open as closed, then fails on the closing tag that does not match it
     const end = parser.position;
-    if (!isSelfClosing && text.slice(text.lastIndexOf('</', end - 1) + 2, end - 1).trimEnd() !== name) decline();
+    const closing = isSelfClosing ? name : text.slice(text.lastIndexOf('</', end - 1) + 2, end - 1).trimEnd();
+    if (closing !== name) decline(`The XML body is malformed at ${here()}: </${closing}> where </${name}> belongs`);
     open.pop();
     if (open.length === 2) rowsEnd = end;
   });
-  let declined = longReference.test(text);
+  const long = longReference.exec(text);
+  let reason =
+    long === null
+      ? undefined
+      : `The XML body has a character reference of more than 20 characters at ${lineAndColumn(text, long.index)}`;
   let read = 0;
   const run = (work: () => void): boolean => {
-    if (declined) return false;
+    if (reason !== undefined) return false;
     try {
       work();
-    } catch {
-      declined = true;
+    } catch (error) {
+      reason = error instanceof Declined ? error.message : `The XML body cannot be read at ${here()}`;
     }
-    return !declined;
+    return reason === undefined;
   };
   return {
     readTo(end) {
@@ -132,7 +162,8 @@ export function scanXmlBody(text: string): XmlBodyScan {
       if (whole && root?.name === 'request') return { declined: false, root };
       // the rows closed before the scan declined: those that end by rowsEnd, so not a row left open
       const rows = root === undefined || rowsEnd === rowsStart ? [] : rowsUpTo(root, open.length > 2);
-      return { declined: true, rows, from: rowsStart, to: rowsEnd };
+      const why = reason ?? `The XML body's root element is ${root?.name ?? 'missing'}; expected request`;
+      return { declined: true, rows, from: rowsStart, to: rowsEnd, reason: why };
     },
   };
 }
@@ -140,6 +171,10 @@ export function scanXmlBody(text: string): XmlBodyScan {
 /** The rows of `root`, less the last one when it is still open. */
 function rowsUpTo(root: XmlElement, lastOpen: boolean): XmlElement[] {
   return lastOpen ? root.children.slice(0, -1) : [...root.children];
+}
+
+function unreadName(name: string, where: string): string {
+  return `The XML body has the name ${JSON.stringify(name)} at ${where}; a body this big may use only XML names of the Basic Multilingual Plane, and not __proto__, constructor or prototype`;
 }
 
 /** Names both readers take alike; a body repeats a few names many times, so each is tested once. */

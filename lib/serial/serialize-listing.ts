@@ -74,7 +74,7 @@ const builder = new XMLBuilder({ ignoreAttributes: false, attributeNamePrefix: '
 const attributes = (o: object) => Object.fromEntries(Object.entries(o).map(([k, v]) => [`@${k}`, String(v)]));
 
 /** `<resources><resource name kind ...><links res=... /><error status code>text</error></resource></resources>` */
-export function listingXml(listing: readonly ListedResource[]): string {
+function listingXml(listing: readonly ListedResource[]): string {
   const resource = listing.map(({ links, error, ...scalars }) => ({
     ...attributes(scalars),
     links: attributes(links),

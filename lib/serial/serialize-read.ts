@@ -1,5 +1,5 @@
 /**
- * The body of a successful read (R1, R2): `readResponse` in XML, the collection object in JSON.
+ * The body of a successful read: `readResponse` in XML, the collection object in JSON.
  * Pure; the rows arrive already regrouped into parents and children; must not reorder or filter them.
  */
 import type { SqlResource } from '../resource';

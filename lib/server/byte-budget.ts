@@ -25,3 +25,25 @@ export function createByteBudget(limit: number): ByteBudget {
     inUse: () => used,
   };
 }
+
+/** What one request took of the budget. */
+export interface RequestBytes {
+  take(bytes: number): boolean;
+  release(): void;
+}
+
+/** The bytes one request took from the budget, given back once, when its response is done or gone. */
+export function holdFor(budget: ByteBudget): RequestBytes {
+  let held = 0;
+  return {
+    take(bytes) {
+      const fits = budget.take(bytes);
+      if (fits) held += bytes;
+      return fits;
+    },
+    release() {
+      budget.give(held);
+      held = 0;
+    },
+  };
+}

@@ -25,7 +25,8 @@ import type { Handler } from '../http/create-handler';
 import { errorResult } from '../http/to-result';
 import { observeRequest } from '../observe/observe-request';
 import { type FunctionName, openFunctions, routeRequest } from '../routes';
-import { type ByteBudget, createByteBudget } from './byte-budget';
+import { createByteBudget, holdFor, type RequestBytes } from './byte-budget';
+import { limitConnections } from './connection-limit';
 import { readBody } from './read-body';
 import { toEvent } from './to-event';
 
@@ -152,28 +153,40 @@ function lingerOnClose(socket: Socket): void {
   };
 }
 
-/** The bytes one request took from the budget, given back once, when its response is done or gone. */
-function holdFor(budget: ByteBudget): { take(bytes: number): boolean; release(): void } {
-  let held = 0;
-  return {
-    take(bytes) {
-      const fits = budget.take(bytes);
-      if (fits) held += bytes;
-      return fits;
-    },
-    release() {
-      budget.give(held);
-      held = 0;
-    },
+/**
+ * Answers one request: refused at once on a connection beyond the limit, else through the pipeline (answer); a
+ * refused request's connection is closed after its answer, and so is every connection once the server stops.
+ */
+function respond(
+  request: IncomingMessage,
+  response: ServerResponse,
+  options: ServiceServerOptions,
+  held: RequestBytes,
+  how: { readonly overflowed: boolean; readonly expectsContinue: boolean; readonly stopping: () => boolean },
+): void {
+  const continueIfAsked = () => {
+    if (how.expectsContinue) response.writeContinue();
   };
+  const answered = how.overflowed
+    ? Promise.resolve(new Refusal(tooManyConnections()))
+    : answer(request, options, (bytes) => held.take(bytes), continueIfAsked);
+  answered
+    .then(async (result) => {
+      // a refused request's body is left unread: closing the connection is the only way not to read it
+      if (!(result instanceof Refusal)) return { result };
+      lingerOnClose(request.socket);
+      return { result: await refusalResult(request, result), close: true };
+    })
+    .catch((error: unknown) => ({ result: errorResult(error, request.headers.accept) }))
+    .then(({ result, close }: { result: APIGatewayProxyResult; close?: boolean }) =>
+      writeResult(response, result, how.stopping() || close === true),
+    )
+    .catch(() => response.destroy());
 }
 
 export function createServiceServer(options: ServiceServerOptions): ServiceServer {
   const { limits } = options;
   const budget = createByteBudget(limits.bodyBytesInFlight);
-  /** Connections beyond maxConnections: their requests are answered 503. */
-  const overflow = new WeakSet<Socket>();
-  let connections = 0;
   let inFlight = 0;
   let stopping = false;
   const serve = (request: IncomingMessage, response: ServerResponse, expectsContinue = false) => {
@@ -184,24 +197,8 @@ export function createServiceServer(options: ServiceServerOptions): ServiceServe
       held.release();
       if (stopping) server.closeIdleConnections();
     });
-    const continueIfAsked = () => {
-      if (expectsContinue) response.writeContinue();
-    };
-    const answered = overflow.has(request.socket)
-      ? Promise.resolve(new Refusal(tooManyConnections()))
-      : answer(request, options, (bytes) => held.take(bytes), continueIfAsked);
-    answered
-      .then(async (result) => {
-        // a refused request's body is left unread: closing the connection is the only way not to read it
-        if (!(result instanceof Refusal)) return { result };
-        lingerOnClose(request.socket);
-        return { result: await refusalResult(request, result), close: true };
-      })
-      .catch((error: unknown) => ({ result: errorResult(error, request.headers.accept) }))
-      .then(({ result, close }: { result: APIGatewayProxyResult; close?: boolean }) =>
-        writeResult(response, result, stopping || close === true),
-      )
-      .catch(() => response.destroy());
+    const overflowed = overflow.has(request.socket);
+    respond(request, response, options, held, { overflowed, expectsContinue, stopping: () => stopping });
   };
   const server = createServer(
     {
@@ -212,15 +209,7 @@ export function createServiceServer(options: ServiceServerOptions): ServiceServe
     },
     serve,
   );
-  server.maxConnections = 2 * limits.maxConnections;
-  server.on('connection', (socket: Socket) => {
-    if (connections >= limits.maxConnections) {
-      overflow.add(socket);
-      return;
-    }
-    connections++;
-    socket.once('close', () => connections--);
-  });
+  const overflow = limitConnections(server, limits.maxConnections);
   // Expect: 100-continue: the client sends its body only once told to, after its token and size were checked
   server.on('checkContinue', (request: IncomingMessage, response: ServerResponse) => serve(request, response, true));
   server.keepAliveTimeout = KEEP_ALIVE_MS;

@@ -1,5 +1,5 @@
 /**
- * Request.xsd: the XML request documents the service reads (the bodies of C2, C3, U1, U4, D1 and D4),
+ * Request.xsd: the XML request documents the service reads (the XML bodies of inserts, updates and deletes),
  * served at GET /xsd/Request.xsd. This module is the schema's only source: it is bundled as text into the
  * Lambda, so nothing is generated or read from disk. It must describe only what every resource shares; one
  * resource's names belong to /conf/metadata.

@@ -6,14 +6,15 @@
  *    XML body was read before), and the same rows as JSON (readJsonBody); ms per MB, best and median of the runs;
  *    and, read by readXmlBodyInSlices as the pipeline reads it, the longest time the event loop was held (slices
  *    and garbage collection). Then 4.7 MB bodies the saxes reader declines: malformed at the end (in lines, and on
- *    one line), and one whose first comment ends in `--->`, which only the checked reader reads (in one piece); and
- *    one with `--` in a comment at the start, which the saxes reader reads.
+ *    one line), which the checked reader reads but for the rows read already; and one whose first comment ends in
+ *    `--->`, which only the checked reader would read, in one piece, and so is refused in a body this big; and one
+ *    with `--` in a comment at the start, which the saxes reader reads.
  * 2. The server mode (scripts/serve.ts) on the demo bookstore in PostgreSQL or MariaDB: a one-row read (GET
  *    /res/Book/1) every 20 ms, alone and then while five 4.7 MB bodies are POSTed at once to /res/Book: bodies
  *    whose 31,000 rows each are inserted, bodies refused once read (an unknown element or key at the end),
- *    bodies malformed at the end, in XML and in JSON; and XML bodies that only the checked reader reads (a comment
- *    ending in `--->` at the start), whose rows are inserted. Prints the read's latency (p50, p99, max) and the
- *    writes'.
+ *    bodies malformed at the end, in XML and in JSON; and XML bodies that only the checked reader would read (a
+ *    comment ending in `--->` at the start), refused as soon as that is seen. JSON bodies are read in slices too.
+ *    Prints the read's latency (p50, p99, max) and the writes'.
  *   npm run bench:xml -- [--pg URL | --mysql URL] [--runs 5] [--only parse|server] [--service-root DIR]
  * The URL defaults to TEST_PG_URL, else TEST_MYSQL_URL; the demo is seeded into a database of its own
  * (rrs_bench_xml) on that server. --service-root runs the server mode of another checkout (its node_modules

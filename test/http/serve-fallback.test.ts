@@ -3,7 +3,7 @@
  * start of the path to its end as the gateway routes: a path with a stray prefix or suffix is not the service's.
  * Pure.
  */
-import { allowedMethods } from '../../lib/http/serve-fallback';
+import { methodsServed } from '../../lib/routes';
 
 const all = ['GET', 'POST', 'PUT', 'DELETE'];
 
@@ -45,5 +45,5 @@ it.each([
   { path: '/nowhere', allowed: undefined },
   { path: '/', allowed: undefined },
 ])('$path: $allowed', ({ path, allowed }) => {
-  expect(allowedMethods(path)).toEqual(allowed);
+  expect(methodsServed(path)).toEqual(allowed);
 });

@@ -69,23 +69,6 @@ describe('with POWERTOOLS_TRACE_ENABLED=true', () => {
     return { status: reply.status, segment: JSON.parse(JSON.stringify(segment.toJSON?.() ?? segment)) };
   }
 
-  it.each([
-    [{ engine: 'postgres', kind: 'statement', text: '  select 1' }, 'postgres SELECT'],
-    [{ engine: 'mysql', kind: 'statement', text: 'INSERT INTO t VALUES (?)' }, 'mysql INSERT'],
-    [{ engine: 'mysql', kind: 'transaction' }, 'mysql transaction'],
-    [{ engine: 'postgres', kind: 'describe', text: 'select a from t' }, 'postgres describe'],
-  ] as const)('the subsegment of %j is %s', async (call, name) => {
-    // loaded here, once tracing is on: the module loads the tracer
-    const { traceDatabaseCalls } = await import('../../lib/observe/trace-database-call');
-    const segment = new xray.Segment('request');
-    segment.notTraced = true;
-    await xray.getNamespace().runPromise(async () => {
-      xray.setSegment(segment);
-      await traceDatabaseCalls()(call, async () => undefined);
-    });
-    expect(segment.subsegments.map((s: Traced) => s.name)).toEqual([name]);
-  });
-
   it('loads the tracer and traces a read: one subsegment per statement, with its SQL and no value', async () => {
     const { status, segment } = await traced({ method: 'GET', path: '/res/Item', query: `name=${sentinel}` });
     expect(status).toBe(200);

@@ -5,11 +5,12 @@
  */
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { XMLParser } from 'fast-xml-parser';
+import type { OpenAPIV3_1 } from 'openapi-types';
 import type { Privilege } from '../../lib/auth/caller';
 import { buildOpenApi } from '../../lib/openapi/build-openapi';
-import { fieldSchema } from '../../lib/openapi/field-schemas';
+import { rowSchema } from '../../lib/openapi/field-schemas';
 import type { Field, SqlResource } from '../../lib/resource';
-import { type CatalogEntry, listingHtml, listingOf, listingXml } from '../../lib/serial/serialize-listing';
+import { type CatalogEntry, listingHtml, listingOf, serializeListing } from '../../lib/serial/serialize-listing';
 import { bookResource, editionResource, field, languageResource, logResource } from '../support/resources';
 
 // biome-ignore lint/suspicious/noExplicitAny: the generated document is walked freely; the assertions check its shape
@@ -165,10 +166,13 @@ describe('buildOpenApi with sign-in', () => {
   });
 });
 
-describe('fieldSchema', () => {
+describe('the schema of each field of a row', () => {
   const resource: SqlResource = bookResource('postgres');
+  /** The schema of the field `label` in the book row, with `fields` as the resource's fields. */
+  const schemaOf = (label: string, fields: readonly Field[] = resource.fields) =>
+    rowSchema({ ...resource, fields }, 'parent').properties?.[label] as OpenAPIV3_1.SchemaObject;
   const schema = (type: Parameters<typeof field>[1], options: Parameters<typeof field>[4] = {}) =>
-    fieldSchema(resource, field('f', type, 'book', 'f', options));
+    schemaOf('f', [...resource.fields, field('f', type, 'book', 'f', options)]);
 
   it.each([
     ['integer', ['integer', 'null'], undefined],
@@ -187,11 +191,11 @@ describe('fieldSchema', () => {
   });
 
   it('marks keys non-null, computed fields read-only, extension fields nullable, and applies validation rules', () => {
-    const [, title, , , summary, titleLength] = resource.fields as Field[];
     expect(schema('integer', { primaryKey: true }).type).toBe('integer');
-    expect(fieldSchema(resource, titleLength as Field)).toMatchObject({ readOnly: true, type: ['integer', 'null'] });
-    expect(fieldSchema(resource, { ...(summary as Field), nullable: false }).type).toEqual(['string', 'null']);
-    expect(fieldSchema(resource, title as Field)).toMatchObject({
+    expect(schemaOf('titleLength')).toMatchObject({ readOnly: true, type: ['integer', 'null'] });
+    const summaryNotNull = resource.fields.map((f) => (f.label === 'summary' ? { ...f, nullable: false } : f));
+    expect(schemaOf('summary', summaryNotNull).type).toEqual(['string', 'null']);
+    expect(schemaOf('title')).toMatchObject({
       maxLength: 20,
       description: expect.stringContaining('validated: type=String, maxLength=20'),
     });
@@ -219,7 +223,7 @@ describe('listing serializers', () => {
   });
 
   it('escapes error text in XML and HTML', () => {
-    const parsed = new XMLParser({ ignoreAttributes: false }).parse(listingXml(listing));
+    const parsed = new XMLParser({ ignoreAttributes: false }).parse(serializeListing(listing, 'application/xml'));
     expect(parsed.resources.resource[1].error).toMatchObject({
       '#text': broken.error?.message,
       '@_code': 'definition_invalid',

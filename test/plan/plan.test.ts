@@ -4,8 +4,8 @@
  */
 
 import type { ReadPlan, WritePlan } from '../../lib/plan/plan';
-import { orderOf, planRead } from '../../lib/plan/plan-read';
-import { planWriteRows, type WriteInput } from '../../lib/plan/plan-write';
+import { planRead } from '../../lib/plan/plan-read';
+import { planWrite } from '../../lib/plan/plan-write';
 import { parentKeyFields, planPathKey, splitRow } from '../../lib/plan/resource-fields';
 import type { ParsedQuery, RawValue } from '../../lib/request/resource-request';
 import type { EngineName, ResourceTable, SqlResource } from '../../lib/resource';
@@ -21,6 +21,7 @@ import {
   serviceErrorOfAsync,
   table,
 } from '../support/resources';
+import { type WriteCase, writeRequest } from '../support/write-request';
 
 type Make = (engine: EngineName) => SqlResource;
 
@@ -397,14 +398,16 @@ describe('planRead', () => {
   });
 });
 
-describe('orderOf (D8)', () => {
+describe('the order of a read: the Parent key, then the Child key; without a selected key, every orderable field', () => {
   it.each([
     { resource: bookResource, order: ['id'] },
     { resource: editionResource, order: ['isbn', 'editionNo'] },
     { resource: logResource, order: ['message', 'at', 'level'] },
     { resource: languageResource, order: ['langId', 'filmId'] },
   ])('$order', ({ resource, order }) => {
-    expect(orderOf(resource('postgres'))).toEqual(order);
+    expect(planRead(resource('postgres'), { query: { filters: [] }, pathKeys: [] }, {}, CAP).select.orderBy).toEqual(
+      order,
+    );
   });
 });
 
@@ -441,20 +444,23 @@ describe('resource fields', () => {
 // ---------------------------------------------------------------------------------------------------------------
 // Writes on flat resources: inserts, updates and deletes of every kind but those under a parent in the path
 
-const form = (values: Record<string, RawValue>): Pick<WriteInput, 'bodyType' | 'rows'> => ({
+const form = (values: Record<string, RawValue>): Pick<WriteCase, 'bodyType' | 'rows'> => ({
   bodyType: 'form',
   rows: [{ values }],
 });
-const json = (...rows: Record<string, RawValue>[]): Pick<WriteInput, 'bodyType' | 'rows'> => ({
+const json = (...rows: Record<string, RawValue>[]): Pick<WriteCase, 'bodyType' | 'rows'> => ({
   bodyType: 'json',
   rows: rows.map((values) => ({ values })),
 });
-const xml = (...rows: Record<string, RawValue>[]): Pick<WriteInput, 'bodyType' | 'rows'> => ({
+const xml = (...rows: Record<string, RawValue>[]): Pick<WriteCase, 'bodyType' | 'rows'> => ({
   bodyType: 'xml',
   rows: rows.map((values) => ({ values })),
 });
 
-const writes: { name: string; resource: Make; input: WriteInput; plan: WritePlan }[] = [
+/** The plan of a case's write, as the request stage would hand the request to the planner. */
+const planned = (resource: SqlResource, input: WriteCase) => planWrite(resource, writeRequest(resource, input));
+
+const writes: { name: string; resource: Make; input: WriteCase; plan: WritePlan }[] = [
   {
     name: 'C1: a form row split into parent and extension values',
     resource: bookResource,
@@ -685,7 +691,7 @@ const writes: { name: string; resource: Make; input: WriteInput; plan: WritePlan
   },
 ];
 
-const badWrites: { name: string; resource: Make; input: WriteInput; error: ExpectedError }[] = [
+const badWrites: { name: string; resource: Make; input: WriteCase; error: ExpectedError }[] = [
   {
     name: 'insert: unknown field names it and the resource',
     resource: bookResource,
@@ -1014,11 +1020,11 @@ const badWrites: { name: string; resource: Make; input: WriteInput; error: Expec
 describe('planWrite', () => {
   describe.each(engineNames)('%s', (engine) => {
     it.each(writes)('$name', async ({ resource, input, plan }) => {
-      expect(await planWriteRows(resource(engine), input)).toEqual(plan);
+      expect(await planned(resource(engine), input)).toEqual(plan);
     });
 
     it.each(badWrites)('$name', async ({ resource, input, error }) => {
-      expect(await serviceErrorOfAsync(() => planWriteRows(resource(engine), input))).toEqual({
+      expect(await serviceErrorOfAsync(() => planned(resource(engine), input))).toEqual({
         name: 'BadRequestError',
         ...error,
       });
@@ -1033,14 +1039,14 @@ describe('planWrite of many rows, a slice at a time', () => {
 
   it.each(engineNames)('%s: 1,000 rows give the plans each row gives alone, in order', async (engine) => {
     const rows = many(1000);
-    const input = (values: Record<string, RawValue>[]): WriteInput => ({
+    const input = (values: Record<string, RawValue>[]): WriteCase => ({
       op: 'insert',
       pathKeys: [],
       filters: [],
       ...json(...values),
     });
-    const whole = await planWriteRows(bookResource(engine), input(rows));
-    const alone = await Promise.all(rows.map((row) => planWriteRows(bookResource(engine), input([row]))));
+    const whole = await planned(bookResource(engine), input(rows));
+    const alone = await Promise.all(rows.map((row) => planned(bookResource(engine), input([row]))));
     expect(whole).toEqual({ kind: 'insert', rows: alone.flatMap((plan) => (plan.kind === 'insert' ? plan.rows : [])) });
   });
 
@@ -1060,8 +1066,8 @@ describe('planWrite of many rows, a slice at a time', () => {
       },
     ],
   ])('reports the first row in error of 1,000: %s', async (_name, change, error) => {
-    const input: WriteInput = { op: 'insert', pathKeys: [], filters: [], ...json(...many(1000, change)) };
-    expect(await serviceErrorOfAsync(() => planWriteRows(bookResource('postgres'), input))).toEqual({
+    const input: WriteCase = { op: 'insert', pathKeys: [], filters: [], ...json(...many(1000, change)) };
+    expect(await serviceErrorOfAsync(() => planned(bookResource('postgres'), input))).toEqual({
       name: 'BadRequestError',
       ...error,
     });
@@ -1070,8 +1076,8 @@ describe('planWrite of many rows, a slice at a time', () => {
   it('names the row of 1,000 that lacks its key (U1, D1)', async () => {
     const rows = many(1000, { 800: { title: 'no key' } }).map((row, i) => (i === 799 ? row : { ...row, id: `${i}` }));
     for (const op of ['update', 'delete'] as const) {
-      const input: WriteInput = { op, pathKeys: [], filters: [], ...xml(...rows) };
-      expect(await serviceErrorOfAsync(() => planWriteRows(bookResource('mysql'), input))).toMatchObject({
+      const input: WriteCase = { op, pathKeys: [], filters: [], ...xml(...rows) };
+      expect(await serviceErrorOfAsync(() => planned(bookResource('mysql'), input))).toMatchObject({
         code: 'missing_key',
         message: 'Row 800 lacks its key: shop.Book rows are identified by id',
       });

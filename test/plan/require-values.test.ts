@@ -5,10 +5,11 @@
  * write never sets a NOT NULL column to null; generated columns, defaults and the link to the parent are never
  * required. Pure: hand-built resources.
  */
-import { planWriteRows, type WriteInput } from '../../lib/plan/plan-write';
+import { planWrite } from '../../lib/plan/plan-write';
 import type { BodyRow, RawValue } from '../../lib/request/resource-request';
 import type { SqlResource } from '../../lib/resource';
 import { field, personTasksResource, serviceErrorOfAsync, table } from '../support/resources';
+import { type WriteCase, writeRequest } from '../support/write-request';
 
 const people = personTasksResource('postgres');
 
@@ -41,6 +42,9 @@ const teamTags: SqlResource = {
   childRowName: 'tag',
 };
 
+/** The plan of a case's write, as the request stage would hand the request to the planner. */
+const planned = (resource: SqlResource, input: WriteCase) => planWrite(resource, writeRequest(resource, input));
+
 /** A body row; `tasks` holds its child rows. */
 interface Row {
   readonly [label: string]: RawValue | readonly Row[];
@@ -49,28 +53,28 @@ function row({ tasks, ...values }: Row): BodyRow {
   const own = values as Record<string, RawValue>;
   return Array.isArray(tasks) ? { values: own, children: (tasks as readonly Row[]).map(row) } : { values: own };
 }
-const insert = (...rows: Row[]): WriteInput => ({
+const insert = (...rows: Row[]): WriteCase => ({
   op: 'insert',
   pathKeys: [],
   filters: [],
   bodyType: 'json',
   rows: rows.map(row),
 });
-const update = (...rows: Row[]): WriteInput => ({
+const update = (...rows: Row[]): WriteCase => ({
   op: 'update',
   pathKeys: [],
   filters: [],
   bodyType: 'json',
   rows: rows.map(row),
 });
-const under = (op: WriteInput['op'], ...rows: Row[]): WriteInput => ({
+const under = (op: WriteCase['op'], ...rows: Row[]): WriteCase => ({
   op,
   pathKeys: ['1'],
   filters: [],
   bodyType: 'json',
   rows: rows.map(row),
 });
-const form = (values: Record<string, RawValue>, pathKeys = ['1'], filters: WriteInput['filters'] = []): WriteInput => ({
+const form = (values: Record<string, RawValue>, pathKeys = ['1'], filters: WriteCase['filters'] = []): WriteCase => ({
   op: 'update',
   pathKeys,
   filters,
@@ -78,7 +82,7 @@ const form = (values: Record<string, RawValue>, pathKeys = ['1'], filters: Write
   rows: [{ values }],
 });
 
-const refused: [string, SqlResource, WriteInput, string][] = [
+const refused: [string, SqlResource, WriteCase, string][] = [
   [
     'insert without a NOT NULL field that has no default',
     people,
@@ -166,7 +170,7 @@ const refused: [string, SqlResource, WriteInput, string][] = [
   ],
 ];
 
-const accepted: [string, SqlResource, WriteInput][] = [
+const accepted: [string, SqlResource, WriteCase][] = [
   ['generated keys and defaults may be left out', people, insert({ email: 'a@x' })],
   ['a nullable field may be null', people, insert({ email: 'a@x', nick: null })],
   ['an extension not given is not written, so not checked', people, insert({ email: 'a@x', nick: 'n' })],
@@ -190,7 +194,7 @@ const accepted: [string, SqlResource, WriteInput][] = [
 
 describe('NOT NULL fields before the database is asked', () => {
   it.each(refused)('%s is a 400 naming the field', async (_name, resource, input, message) => {
-    expect(await serviceErrorOfAsync(() => planWriteRows(resource, input))).toEqual({
+    expect(await serviceErrorOfAsync(() => planned(resource, input))).toEqual({
       name: 'BadRequestError',
       status: 400,
       code: 'bad_value',
@@ -199,7 +203,7 @@ describe('NOT NULL fields before the database is asked', () => {
   });
 
   it.each(accepted)('%s', async (_name, resource, input) => {
-    await expect(planWriteRows(resource, input)).resolves.toBeDefined();
+    await expect(planned(resource, input)).resolves.toBeDefined();
   });
 });
 
@@ -214,7 +218,7 @@ describe('NOT NULL fields among many rows, planned a slice at a time', () => {
         Array.from({ length: 10 }, (_, j) => (i === 89 && j === 4 ? { owner: i } : task(i, j))),
       ),
     );
-    expect(await serviceErrorOfAsync(() => planWriteRows(people, insert(...persons)))).toMatchObject({
+    expect(await serviceErrorOfAsync(() => planned(people, insert(...persons)))).toMatchObject({
       code: 'bad_value',
       message:
         'Field title is required: the task row 5 of person row 90 gives no value, and the database has no default for it',
@@ -223,8 +227,8 @@ describe('NOT NULL fields among many rows, planned a slice at a time', () => {
 
   it('names the task of 1,000 under the person in the path', async () => {
     const tasks = Array.from({ length: 1000 }, (_, j) => (j === 899 ? { owner: 1, title: null } : task(1, j)));
-    const input: WriteInput = { ...insert(...tasks), pathKeys: ['1'] };
-    expect(await serviceErrorOfAsync(() => planWriteRows(people, input))).toMatchObject({
+    const input: WriteCase = { ...insert(...tasks), pathKeys: ['1'] };
+    expect(await serviceErrorOfAsync(() => planned(people, input))).toMatchObject({
       code: 'bad_value',
       message: 'Field title cannot be null: the task row 900 sets it to null',
     });

@@ -7,9 +7,10 @@
  */
 import fc from 'fast-check';
 import { ServiceError } from '../../lib/errors';
-import { readXmlBody, readXmlBodyInSlices, xmlSliceLength } from '../../lib/request/read-xml-body';
+import { checkedReadLimit, readXmlBody, readXmlBodyInSlices, xmlSliceLength } from '../../lib/request/read-xml-body';
 import { readXmlChecked } from '../../lib/request/read-xml-checked';
 import { scanXmlBody, type XmlScanResult } from '../../lib/request/scan-xml-body';
+import { loopTurnsDuring } from '../support/loop-turns';
 
 /** The tree, or the error's status, code and message. */
 async function outcome(read: () => unknown): Promise<unknown> {
@@ -199,15 +200,7 @@ describe('readXmlBodyInSlices', () => {
   const big = `<request>\n${'<item id="1" title="a &amp; b" note="x"/>\n'.repeat(5000)}</request>`;
 
   it('lets other work run between the slices of a big body', async () => {
-    let turns = 0;
-    let reading = true;
-    const tick = () => {
-      turns++;
-      if (reading) setImmediate(tick);
-    };
-    setImmediate(tick);
-    const tree = await readXmlBodyInSlices(big);
-    reading = false;
+    const { result: tree, turns } = await loopTurnsDuring(() => readXmlBodyInSlices(big));
     expect(tree.children).toHaveLength(5000);
     expect(big.length / xmlSliceLength).toBeGreaterThan(10);
     expect(turns).toBeGreaterThanOrEqual(Math.floor(big.length / xmlSliceLength) - 1);
@@ -308,3 +301,82 @@ const body = fc
     mostly(['', '\n', '<!-- end -->'], ['<request/>', '</x>', 'x', '&#32;', '\u00A0']),
   )
   .map(([head, root, rows, tail, after]) => `${head}<${root}>${rows.flat().join('')}${tail}</${root}>${after}`);
+
+describe('a big body the fast reader declines', () => {
+  /** Rows enough that the body is past what the checked reader reads in one piece, with `at` before row 10. */
+  const rowLine = (i: number) =>
+    `  <book title="A book &amp; its title ${i}" isbn="${9_700_000_000_000 + i}" pages="123"/>\n`;
+  const rowsNeeded = Math.ceil(checkedReadLimit / rowLine(0).length) + 10;
+  const bigBody = (at: string, prolog = '<?xml version="1.0"?>') => {
+    const rows = Array.from({ length: rowsNeeded }, (_, i) => rowLine(i));
+    return `${prolog}\n<request>\n${rows.slice(0, 10).join('')}${at}${rows.slice(10).join('')}</request>\n`;
+  };
+  const lastLine = rowsNeeded + 4;
+
+  it.each<[string, string, string]>([
+    [
+      'a comment ending in --->, which only the checked reader reads',
+      bigBody('  <!-- a --->\n'),
+      'The XML body is malformed at line 13, column 13: malformed comment',
+    ],
+    [
+      'a repeated attribute',
+      bigBody('  <book title="a" title="b"/>\n'),
+      'The XML body is malformed at line 13, column 30: duplicate attribute: title',
+    ],
+    [
+      'text between rows',
+      bigBody('  hello\n'),
+      'The XML body has text "hello" inside request at line 13, column 3; only elements and attributes are allowed',
+    ],
+    [
+      'a row left open, found where its parent closes',
+      bigBody('  <book title="x">\n'),
+      `The XML body is malformed at line ${lastLine}, column 11: </request> where </book> belongs`,
+    ],
+    [
+      'XML 1.1',
+      bigBody('', '<?xml version="1.1"?>'),
+      'The XML body declares XML 1.1; a body this big is read only as XML 1.0',
+    ],
+    [
+      'a DOCTYPE',
+      bigBody('', '<!DOCTYPE request>'),
+      'The XML body declares a DOCTYPE at line 1, column 19; request bodies may not declare one',
+    ],
+    [
+      'a character reference of more than 20 characters',
+      bigBody('  <book title="&#000000000000000000065;"/>\n'),
+      'The XML body has a character reference of more than 20 characters at line 13, column 16',
+    ],
+    [
+      'a name beyond the Basic Multilingual Plane',
+      bigBody('  <book t\u{10000}="1"/>\n'),
+      'The XML body has the name "t\u{10000}" at line 13, column 16; a body this big may use only XML names of the Basic Multilingual Plane, and not __proto__, constructor or prototype',
+    ],
+    [
+      'nesting deeper than the fast reader reads',
+      bigBody(`  ${'<a>'.repeat(60)}${'</a>'.repeat(60)}\n`),
+      'The XML body nests elements more than 50 deep, at line 13, column 153',
+    ],
+  ])('is refused with the reason it was declined, never read whole in one piece: %s', async (_, text, message) => {
+    expect(text.length).toBeGreaterThan(checkedReadLimit);
+    const refusal = { status: 400, code: 'bad_body', message };
+    expect(await outcome(() => readXmlBody(text))).toEqual(refusal);
+    expect(await outcome(() => readXmlBodyInSlices(text))).toEqual(refusal);
+    expect(await outcome(() => readXmlBodyInSlices(text, 1000))).toEqual(refusal);
+  });
+
+  it('is read by the checked reader when what it leaves is small: the rows before are read already', async () => {
+    const text = bigBody('').replace('</request>', '  <!-- a --->\n</request>');
+    expect(text.length).toBeGreaterThan(checkedReadLimit);
+    const tree = await readXmlBodyInSlices(text);
+    expect(tree.children).toHaveLength(rowsNeeded);
+    expect(await outcome(() => readXmlBody(text))).toEqual(await outcome(() => readXmlChecked(text)));
+  });
+
+  it('malformed near its end, gets the checked reader’s message', async () => {
+    const text = bigBody('').replace('</request>', '<book title="unclosed">\n</request>');
+    expect(await outcome(() => readXmlBodyInSlices(text))).toEqual(await outcome(() => readXmlChecked(text)));
+  });
+});

@@ -1,8 +1,9 @@
 /**
  * The one cache helper (lib/cache.ts): a load shared by the requests that ask meanwhile; fresh for its TTL; once
  * stale, either waited for or answered stale while it reloads, as its policy says; a failed load thrown to whoever
- * waited and kept by no one; the value it replaces handed to the load; a TTL of 0 loading every time, one of
- * Infinity never; a refresh on demand, a failed one keeping the old value by policy; the requester's context.
+ * waited and kept by no one; the value it replaces handed to the load; a TTL of 0 loading every time, an infinite one
+ * once; values peeked at without loading, and forgotten by key, loading or kept; a refresh on demand, a failed one
+ * keeping the old value by policy; the context of the request that starts a load.
  */
 import { createCache } from '../../lib/cache';
 
@@ -95,7 +96,37 @@ it('with a TTL of 0, loads for every request that does not share a running load;
   expect(d.loads()).toBe(2);
 });
 
-it('with a TTL of Infinity, a value is never stale; refresh loads it again now, sharing a load that runs', async () => {
+it('forgets the keys asked for, loading or kept: a load forgotten midway reaches its waiters and is not kept', async () => {
+  const c = counting(10_000, false);
+  expect(await c.cache.get('a')).toEqual({ n: 1 });
+  expect(c.cache.peek('a')).toEqual({ n: 1 });
+  const loading = c.cache.get('b');
+  c.cache.forget((key) => key === 'a' || key === 'b');
+  expect(c.cache.peek('a')).toBeUndefined();
+  expect(await loading).toEqual({ n: 2 });
+  expect(c.cache.peek('b')).toBeUndefined();
+  expect(await c.cache.get('b')).toEqual({ n: 3 });
+  expect(c.cache.peek('b')).toEqual({ n: 3 });
+});
+
+it('keeps a value with an infinite TTL until it is forgotten', async () => {
+  const c = counting(Number.POSITIVE_INFINITY, false);
+  await c.cache.get('a');
+  await pause(30);
+  expect(await c.cache.get('a')).toEqual({ n: 1 });
+  c.cache.clear();
+  expect(await c.cache.get('a')).toEqual({ n: 2 });
+});
+
+it('peeks at a stale value without loading', async () => {
+  const c = counting(10, true);
+  await c.cache.get('a');
+  await pause(30);
+  expect(c.cache.peek('a')).toEqual({ n: 1 });
+  expect(c.loads()).toBe(1);
+});
+
+it('refresh loads a value again now, fresh or not, sharing a load that runs', async () => {
   const c = counting(Number.POSITIVE_INFINITY, false);
   await c.cache.get('a');
   await pause(30);

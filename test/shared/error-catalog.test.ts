@@ -4,7 +4,7 @@
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { errorCatalog } from '../../lib/errors';
+import { errorCatalog } from '../../lib/error-catalog';
 
 const root = path.resolve(__dirname, '..', '..');
 

@@ -1,7 +1,8 @@
 /** The typed errors keep the error they stand for (for the log), and anything untyped answers as internal_error. */
+import { TokenParserError } from '@streamparser/json';
 import { classifyDbError } from '../../lib/db/classify-error';
 import { engineNamed } from '../../lib/db/engines/registry';
-import { BadRequestError, internalErrorMessage, ServiceError, toServiceError } from '../../lib/errors';
+import { BadRequestError, ServiceError, toServiceError } from '../../lib/errors';
 import { readJsonBody } from '../../lib/request/read-json-body';
 
 it('a driver error classified keeps the driver error as its cause', () => {
@@ -19,7 +20,7 @@ it('a parser error becomes a 400 that keeps it as its cause', () => {
     thrown = error;
   }
   expect(thrown).toBeInstanceOf(BadRequestError);
-  expect((thrown as BadRequestError).cause).toBeInstanceOf(SyntaxError);
+  expect((thrown as BadRequestError).cause).toBeInstanceOf(TokenParserError);
 });
 
 it('toServiceError keeps a typed error and wraps anything else as internal_error, keeping it as the cause', () => {
@@ -31,7 +32,7 @@ it('toServiceError keeps a typed error and wraps anything else as internal_error
   expect({ status: wrapped.status, code: wrapped.code, message: wrapped.message }).toEqual({
     status: 500,
     code: 'internal_error',
-    message: internalErrorMessage,
+    message: 'Internal error: the service failed unexpectedly; the details are in its log',
   });
   expect(wrapped.cause).toBe(surprise);
 });

@@ -6,7 +6,7 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { openFunctions, routeRequest, routeTable } from '../../lib/routes';
+import { methodsOf, openFunctions, pathOf, routeRequest, routeTable } from '../../lib/routes';
 import { functions } from '../../lib/server/functions';
 
 const root = path.resolve(__dirname, '..', '..');
@@ -21,7 +21,7 @@ it.each([
   ['GET', '/health/', 'fallback'],
   ['GET', '/openapi.json/', 'fallback'],
   ['GET', '/x/res/Book', 'fallback'],
-  ['DELETE', '/xsd/Request.xsd', 'xsd'],
+  ['DELETE', '/xsd/Request.xsd', 'fallback'],
   ['GET', '/conf/other/Book', 'conf'],
   ['GET', '/res/Book/1/2', 'read'],
   ['POST', '/res/Book', 'insert'],
@@ -37,7 +37,8 @@ it.each([
   ['POST', '/conf/reload/Book', 'fallback'],
   ['GET', '/conf/metadata', 'fallback'],
   ['GET', '/xsd/Request.xsd', 'xsd'],
-  ['POST', '/xsd/Request.xsd', 'xsd'],
+  ['POST', '/xsd/Request.xsd', 'fallback'],
+  ['GET', '/xsd/Other.xsd', 'xsd'],
   ['GET', '/health', 'health'],
   ['GET', '/health/db', 'health'],
   ['POST', '/health', 'fallback'],
@@ -93,4 +94,43 @@ it('writes each route as API Gateway does, once', () => {
   for (const row of routeTable)
     expect(row.route).toMatch(/^\*$|^(GET|POST|PUT|DELETE|ANY) (\/(\{[A-Za-z]+\+?\}|[a-z.]+))+$/);
   expect(new Set(routeTable.map((row) => row.route)).size).toBe(routeTable.length);
+});
+
+describe('pathOf: a handler matches its own paths by the table', () => {
+  it.each<[string, string, unknown]>([
+    ['/res/{resName}', '/res/Book', { prefix: '', params: { resName: 'Book' } }],
+    ['/res/{resName}', '/res/Book/', { prefix: '', params: { resName: 'Book' } }],
+    ['/res/{resName}/{resId+}', '/dev/res/Book/1/2', { prefix: '/dev', params: { resName: 'Book', resId: '1/2' } }],
+    ['/res', '/v1/res/', { prefix: '/v1', params: {} }],
+    ['/openapi.json', '/openapi.json', { prefix: '', params: {} }],
+    ['/conf/{what}/{resName}', '/conf/metadata/a%2Fb', { prefix: '', params: { what: 'metadata', resName: 'a%2Fb' } }],
+    ['/conf/{what}/{resName}', '/conf/other/Book', undefined],
+    ['/xsd/{file}', '/stage/xsd/Response.xsd', { prefix: '/stage', params: { file: 'Response.xsd' } }],
+    ['/xsd/{file}', '/xsd/Other.xsd', undefined],
+    ['/health', '/health', { prefix: '', params: {} }],
+    ['/health', '/health/', undefined],
+    ['/health/db', '/x/health/db', { prefix: '/x', params: {} }],
+    ['/res/{resName}', '/myres/Book', undefined],
+    ['/res/{resName}', '/res//', undefined],
+  ])('%s matches %s', (template, rawPath, expected) => {
+    expect(pathOf(template).match(rawPath)).toEqual(expected);
+  });
+
+  it('refuses a template the table does not have, or only the fallback serves', () => {
+    expect(() => pathOf('/res/{name}')).toThrow('No route of lib/routes.json has the path /res/{name}');
+    expect(() => pathOf('*')).toThrow();
+  });
+
+  it('knows the methods each template serves', () => {
+    expect(methodsOf('/res/{resName}')).toEqual(['GET', 'POST', 'PUT', 'DELETE']);
+    expect(methodsOf('/xsd/{file}')).toEqual(['GET']);
+  });
+});
+
+it('has no path pattern of its own in a handler: each matches its paths with pathOf', () => {
+  const httpDir = path.join(root, 'lib', 'http');
+  for (const file of readdirSync(httpDir).filter((f) => f.startsWith('serve-'))) {
+    const source = readFileSync(path.join(httpDir, file), 'utf8');
+    expect([file, /\/\^?\(\?:\^\|\\\/\)|exec\(request\.path\)/.test(source)]).toEqual([file, false]);
+  }
 });
