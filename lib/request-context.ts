@@ -26,7 +26,7 @@ export interface RequestRecord {
 
 /** One call to a database: a statement, a whole transaction, or the catalog's description of a definition. */
 export interface DatabaseCall {
-  readonly dialect: string;
+  readonly engine: string;
   readonly kind: 'statement' | 'transaction' | 'describe';
   /** The statement's text with its placeholders (statement), the definition's query (describe). */
   readonly text?: string;

@@ -3,7 +3,14 @@
  * Plain readonly data, built by lib/definitions and consumed by plan, sql and serial. No IO here.
  */
 
-export type Dialect = 'postgres' | 'mysql';
+/**
+ * The name of a database engine (`postgres`, `mysql`). The engine registry (lib/db/engines/registry.ts) declares
+ * the names, one key of EngineNames per engine, so that adding an engine touches nothing here.
+ */
+export type EngineName = keyof EngineNames;
+
+// biome-ignore lint/suspicious/noEmptyInterface: the engine registry adds a key for each engine
+export interface EngineNames {}
 
 export type ResourceKind = 'flat' | 'one-to-many' | 'many-to-many';
 
@@ -160,7 +167,7 @@ export interface SqlResource {
   readonly file: string;
   readonly kind: ResourceKind;
   readonly database: string;
-  readonly dialect: Dialect;
+  readonly engine: EngineName;
   /** The definition's SELECT as written, trimmed, without a trailing semicolon. */
   readonly query: string;
   /** Set when the query uses claims (`{{claim:NAME}}`): it is then run only as a ClaimQuery, with a caller's claims. */

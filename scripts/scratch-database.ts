@@ -5,7 +5,7 @@
  */
 import mysql from 'mysql2/promise';
 import postgres from 'postgres';
-import { dialectOf } from '../lib/db/select-database';
+import { engineOfUrl } from '../lib/db/engines/registry';
 
 export interface ScratchDatabase {
   readonly url: string;
@@ -23,7 +23,7 @@ function urlOf(adminUrl: string, name: string): string {
 
 /** A fresh database named `{prefix}_{pid}_{random}` on the server of `adminUrl` (postgres:// or mysql://). */
 export function createScratchDatabase(adminUrl: string, prefix: string): Promise<ScratchDatabase> {
-  return dialectOf(adminUrl) === 'mysql'
+  return engineOfUrl(adminUrl).name === 'mysql'
     ? createMysql(adminUrl, nameWith(prefix))
     : createPostgres(adminUrl, nameWith(prefix));
 }

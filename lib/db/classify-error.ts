@@ -23,8 +23,11 @@ export type ErrorKind =
   | 'bad_value'
   | 'other';
 
-/** What one driver contributes: its own error codes, what its constraint errors say, how statements show values. */
-export interface DriverErrors {
+/**
+ * A database engine's error table: its driver's own error codes, what its constraint errors say, how its statements
+ * show values.
+ */
+export interface ErrorTable {
   /** The kind of a driver error by the driver's own code (SQLSTATE, errno), or undefined when unknown. */
   kindOf(err: DriverError): ErrorKind | undefined;
   /** What a constraint error is about, from the error and the table the failing statement writes: no value. */
@@ -86,9 +89,9 @@ export interface DriverError {
   constraint_name?: unknown;
 }
 
-function kindOf(driver: DriverErrors, err: DriverError): ErrorKind {
+function kindOf(errors: ErrorTable, err: DriverError): ErrorKind {
   if (typeof err.code === 'string' && unreachableCodes.has(err.code)) return 'unreachable';
-  return driver.kindOf(err) ?? 'other';
+  return errors.kindOf(err) ?? 'other';
 }
 
 /** The driver's message alone: PostgreSQL's DETAIL, which may quote stored values, is left out. */
@@ -106,31 +109,31 @@ function connectionMessage(err: DriverError): string {
  * A constraint error names the columns by the database's names: lib/execute, which knows the resource, says
  * them again in its labels.
  */
-export function classifyDbError(driver: DriverErrors, error: unknown, query: Statement): ServiceError {
+export function classifyDbError(errors: ErrorTable, error: unknown, query: Statement): ServiceError {
   // already the service's error (a statement of the same call classified it): keep its statement
   if (error instanceof ServiceError) return error;
   const err = (error ?? {}) as DriverError;
-  const kind = kindOf(driver, err);
+  const kind = kindOf(errors, err);
   switch (kind) {
     case 'unreachable':
     case 'login':
       return new DatabaseError(
         'database_unreachable',
-        `${connectionMessage(err)} :: ${inlineParams(query, driver.placeholders)}`,
+        `${connectionMessage(err)} :: ${inlineParams(query, errors.placeholders)}`,
         error,
       );
     case 'missing_database':
       // a configuration error, not the definition's: resolve-resource names the variable that fixes it
       return new DatabaseError(
         'database_unconfigured',
-        `${connectionMessage(err)} :: ${inlineParams(query, driver.placeholders)}`,
+        `${connectionMessage(err)} :: ${inlineParams(query, errors.placeholders)}`,
         error,
       );
     case 'unique':
     case 'foreign_key':
     case 'not_null':
     case 'check': {
-      const violation = driver.violationOf(err, kind, writtenTable(query.text));
+      const violation = errors.violationOf(err, kind, writtenTable(query.text));
       return new ConstraintError(
         violation,
         violationText(
@@ -148,7 +151,7 @@ export function classifyDbError(driver: DriverErrors, error: unknown, query: Sta
 }
 
 /** True when the database refused the login (the driver error, or the service's error standing for it). */
-export function isLoginRejected(driver: DriverErrors, error: unknown): boolean {
+export function isLoginRejected(errors: ErrorTable, error: unknown): boolean {
   const err = error instanceof ServiceError ? error.cause : error;
-  return typeof err === 'object' && err !== null && driver.kindOf(err as DriverError) === 'login';
+  return typeof err === 'object' && err !== null && errors.kindOf(err as DriverError) === 'login';
 }

@@ -1,7 +1,7 @@
 /**
  * The database boundary: what the rest of the service may ask of a database, whatever the driver. Types only.
  */
-import type { Dialect, UniqueKey, ValueLimits, ValueType } from '../resource';
+import type { EngineName, UniqueKey, ValueLimits, ValueType } from '../resource';
 import type { Row, Value } from '../values';
 
 /** What a database runs: one SQL text with its parameters (lib/sql compiles them; a driver binds them). */
@@ -78,7 +78,7 @@ export interface QueryCatalog {
 }
 
 export interface Database extends Executor {
-  readonly dialect: Dialect;
+  readonly engine: EngineName;
   /**
    * The rows of one SELECT, handed to `each` a batch of at most `batchRows` at a time as they arrive, so that no
    * more than a batch is held here. When `each` throws, reading stops at once (the rows not yet sent are never

@@ -1,6 +1,6 @@
 /**
  * Reads a Secrets Manager secret's text (GetSecretValue). It loads the AWS SDK's Secrets Manager client, so only
- * database-credentials.ts requires it, and only when DATABASE_SECRET_ARN is set. The client is the SDK's own:
+ * secret-source.ts requires it, and only when DATABASE_SECRET_ARN is set. The client is the SDK's own:
  * credentials from the Lambda role, the endpoint from AWS_ENDPOINT_URL_SECRETS_MANAGER / AWS_ENDPOINT_URL when set.
  * Failures name the ARN and what went wrong, never the secret.
  */
@@ -11,7 +11,7 @@ import { DatabaseError } from '../errors';
 const clients = new Map<string, SecretsManagerClient>();
 
 /** The region is the ARN's fourth field: arn:aws:secretsmanager:REGION:ACCOUNT:secret:NAME. */
-export function regionOfArn(arn: string): string | undefined {
+function regionOfArn(arn: string): string | undefined {
   const parts = arn.split(':');
   return parts[0] === 'arn' && parts[2] === 'secretsmanager' && parts[3] ? parts[3] : undefined;
 }

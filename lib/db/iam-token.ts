@@ -1,11 +1,12 @@
 /**
  * RDS IAM authentication tokens (@aws-sdk/rds-signer): a token is a SigV4-presigned request, signed locally with
  * the role's credentials (no network on Lambda), valid 15 minutes, that the database (or RDS Proxy) takes as the
- * password of one login. It loads the AWS SDK's signer, so only database-credentials.ts requires it, and only when
+ * password of one login. It loads the AWS SDK's signer, so only iam-source.ts requires it, and only when
  * DATABASE_IAM_AUTH=true. Failures name the user and server, never a token.
  */
 import { Signer } from '@aws-sdk/rds-signer';
 import { DatabaseError } from '../errors';
+import { engineOfUrl } from './engines/registry';
 import { serverOf } from './mask-url';
 
 /** Signs a fresh token for the URL's user, host and port each time it is called. */
@@ -14,7 +15,7 @@ export function iamTokenSigner(url: string, region: string): () => Promise<strin
   const username = decodeURIComponent(u.username);
   const signer = new Signer({
     hostname: u.hostname,
-    port: Number(u.port) || (u.protocol.startsWith('mysql') || u.protocol.startsWith('mariadb') ? 3306 : 5432),
+    port: Number(u.port) || engineOfUrl(url).defaultPort,
     username,
     region,
   });

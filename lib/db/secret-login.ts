@@ -4,6 +4,7 @@
  * fields, never a value of it: not even a JSON parser's message, which quotes the text.
  */
 import { DatabaseError } from '../errors';
+import { engineList, engineOfSecret } from './engines/registry';
 
 export interface SecretLogin {
   readonly username: string;
@@ -13,17 +14,6 @@ export interface SecretLogin {
   readonly dbname?: string;
   readonly engine?: string;
 }
-
-/** The RDS secret's engines, and the URL scheme of each. */
-const engineSchemes: Readonly<Record<string, 'postgres' | 'mysql'>> = {
-  postgres: 'postgres',
-  'aurora-postgresql': 'postgres',
-  mysql: 'mysql',
-  mariadb: 'mysql',
-  'aurora-mysql': 'mysql',
-};
-
-const defaultPorts = { postgres: 5432, mysql: 3306 };
 
 const unusable = (arn: string, problem: string) =>
   new DatabaseError(
@@ -78,16 +68,16 @@ export function parseSecretLogin(arn: string, secretString: string | undefined):
 export function urlFromSecret(arn: string, login: SecretLogin): string {
   if (!login.host) throw unusable(arn, 'lacks "host", which is needed when DATABASE_URL is not set');
   if (!login.engine) throw unusable(arn, 'lacks "engine", which is needed when DATABASE_URL is not set');
-  const scheme = Object.hasOwn(engineSchemes, login.engine) ? engineSchemes[login.engine] : undefined;
-  if (!scheme) {
+  const engine = engineOfSecret(login.engine);
+  if (!engine) {
     throw new DatabaseError(
       'database_unconfigured',
-      `The database secret ${arn} (DATABASE_SECRET_ARN) has engine "${login.engine}"; the service serves ${Object.keys(engineSchemes).join(', ')}`,
+      `The database secret ${arn} (DATABASE_SECRET_ARN) has engine "${login.engine}"; the service serves ${engineList.flatMap((e) => e.secretEngines).join(', ')}`,
     );
   }
-  const url = new URL(`${scheme}://placeholder`);
+  const url = new URL(`${engine.schemes[0]}://placeholder`);
   url.hostname = login.host;
-  url.port = String(login.port ?? defaultPorts[scheme]);
+  url.port = String(login.port ?? engine.defaultPort);
   url.username = login.username;
   url.pathname = login.dbname ? `/${encodeURIComponent(login.dbname)}` : '';
   return url.toString();

@@ -1,175 +1,60 @@
 /**
- * Which connections a definition's `<database default="X">` uses (its writer, and its reader when a read URL is
- * set), and one cached Database per URL for the life of the container. The only place that creates driver clients, each with its login (database-credentials.ts:
- * the URL's password, an IAM token, or a Secrets Manager secret).
+ * The client cache: one Database per connection for the life of the container, opened on first use with its login
+ * (resolve-login.ts: the URL's password, an IAM token, or a Secrets Manager secret) through its engine's driver.
+ * The only place that creates driver clients. Which connection a database uses is choose-database.ts's to say.
  */
+import { createCache } from '../cache';
 import type { Config } from '../config';
 import { ConfigurationError, DatabaseError } from '../errors';
-import type { Dialect } from '../resource';
+import { chooseDatabase, chooseReadDatabase, configuredChoices, type DatabaseChoice } from './choose-database';
 import type { Database } from './database';
-import { forgetCredentials, type PasswordSource, resolveLogin } from './database-credentials';
-import { withDatabaseName } from './database-url';
-import { databaseOf, serverOf } from './mask-url';
-import type { ConnectOptions } from './postgres-database';
+import type { Connect, Engine } from './engine';
+import { engineNamed, engineOfUrl } from './engines/registry';
+import { databaseOf } from './mask-url';
 import { renewingDatabase } from './renewing-database';
+import { resolveLogin } from './resolve-login';
+import { forgetSecrets } from './secret-source';
 
-/** The connection chosen for database X: its URL, the variable it came from, whether X replaced its database. */
-interface DatabaseChoice {
-  /** Undefined when only DATABASE_SECRET_ARN names the server (the secret's host, port and dbname). */
-  readonly url?: string;
-  /** `DATABASE_URL_X`, `DATABASE_URL`, `DATABASE_READ_URL_X`, `DATABASE_READ_URL` or `DATABASE_SECRET_ARN`. */
-  readonly variable: string;
-  /** True when the URL is DATABASE_URL (or DATABASE_READ_URL) with its database part replaced by X. */
-  readonly replaced: boolean;
+/** What opening a client needs beyond its key: the request's configuration, the choice, and the database X. */
+interface Opening {
+  readonly config: Config;
+  readonly choice: DatabaseChoice;
+  readonly database?: string;
 }
 
-/** The NAME of `DATABASE_URL_NAME` for database X: upper-cased, any character outside A-Z0-9 turned into `_`. */
-const nameOf = (database: string) => database.toUpperCase().replace(/[^A-Z0-9]/g, '_');
+/** Every client opened (or being opened), so that closeDatabases closes each. */
+const opened = new Set<Promise<Database>>();
 
-/** `DATABASE_URL_X` for database X (`DATABASE_READ_URL_X` for its reader). */
-function variableFor(database: string, prefix = 'DATABASE_URL_'): string {
-  return `${prefix}${nameOf(database)}`;
-}
-
-/** What chooses a database's URL (the secret, when neither DATABASE_URL nor DATABASE_URL_X is set). */
-type UrlConfig = Pick<Config, 'databaseUrl' | 'databaseUrls'> & Partial<Pick<Config, 'databaseSecretArn'>>;
-
-/** What chooses a database's reader URL. */
-type ReadUrlConfig = Pick<Config, 'databaseUrls' | 'databaseReadUrl' | 'databaseReadUrls'>;
-
-/** DATABASE_URL_X, else DATABASE_URL with its database part replaced by X, else the secret's server. Pure. */
-function chooseDatabase(config: UrlConfig, database?: string): DatabaseChoice {
-  if (database) {
-    const variable = variableFor(database);
-    const specific = config.databaseUrls[nameOf(database)];
-    if (specific) return { url: specific, variable, replaced: false };
-  }
-  if (!config.databaseUrl && config.databaseSecretArn) {
-    return { variable: 'DATABASE_SECRET_ARN', replaced: Boolean(database) };
-  }
-  if (!config.databaseUrl) {
-    throw new DatabaseError('database_unconfigured', 'No database is configured: set DATABASE_URL (see README)');
-  }
-  if (!database) return { url: config.databaseUrl, variable: 'DATABASE_URL', replaced: false };
-  return {
-    url: withDatabaseName(config.databaseUrl, 'DATABASE_URL', database),
-    variable: 'DATABASE_URL',
-    replaced: true,
-  };
-}
+const clients = createCache<string, Database, Opening>({
+  // a client (its pool) lives as long as the container: a connection's URL and login do not change
+  ttlMs: Number.POSITIVE_INFINITY,
+  staleWhileRevalidate: false,
+  // one key per URL the configuration names, or per database of the secret's server: never reached, so no client
+  // in use is ever dropped
+  max: 1000,
+  load: (_key, _stale, opening) => {
+    if (!opening) throw new Error('a client is opened with its configuration');
+    const pending = connect(opening);
+    opened.add(pending);
+    // a failure (a secret that could not be read) is not kept: the next request tries again
+    pending.catch(() => opened.delete(pending));
+    return pending;
+  },
+});
 
 /**
- * The reader of database X, mirroring chooseDatabase: DATABASE_READ_URL_X, else DATABASE_READ_URL with its
- * database part replaced by X. DATABASE_READ_URL is a replica of DATABASE_URL's server (or the secret's), so a
- * database whose writer is DATABASE_URL_X gets no reader from it: without DATABASE_READ_URL_X its reads stay on
- * its writer. Undefined: reads go to the writer. Pure.
+ * The engine's driver, loaded when its first database is opened (a PostgreSQL container never evaluates mysql2),
+ * or a configuration error naming the variable when this bundle was packaged for another engine (registry.ts).
  */
-function chooseReadDatabase(config: ReadUrlConfig, database?: string): DatabaseChoice | undefined {
-  if (database) {
-    const specific = config.databaseReadUrls[nameOf(database)];
-    if (specific) return { url: specific, variable: variableFor(database, 'DATABASE_READ_URL_'), replaced: false };
-    if (config.databaseUrls[nameOf(database)]) return undefined;
-  }
-  const url = config.databaseReadUrl;
-  if (!url) return undefined;
-  if (!database) return { url, variable: 'DATABASE_READ_URL', replaced: false };
-  return { url: withDatabaseName(url, 'DATABASE_READ_URL', database), variable: 'DATABASE_READ_URL', replaced: true };
-}
-
-/** The URL for database X. Pure. */
-export function databaseUrlFor(config: Pick<Config, 'databaseUrl' | 'databaseUrls'>, database?: string): string {
-  return chooseDatabase(config, database).url as string;
-}
-
-/** The reader URL for database X, or undefined when its reads go to its writer. Pure. */
-export function readUrlFor(config: ReadUrlConfig, database?: string): string | undefined {
-  return chooseReadDatabase(config, database)?.url;
-}
-
-/**
- * What to tell the user when the database a resource uses does not exist on its server (on its reader, with
- * `onReader`): a configuration error, so the sentence names the variable that fixes it. Never shows a password.
- * Pure.
- */
-export function explainMissingDatabase(
-  config: UrlConfig & Partial<ReadUrlConfig>,
-  resource: string,
-  database?: string,
-  onReader = false,
-): string {
-  const { databaseUrls, databaseReadUrl, databaseReadUrls = {} } = config;
-  const reader = onReader
-    ? chooseReadDatabase({ databaseUrls, databaseReadUrl, databaseReadUrls }, database)
-    : undefined;
-  const { url, variable, replaced } = reader ?? chooseDatabase(config, database);
-  const prefix = reader ? 'DATABASE_READ_URL_' : 'DATABASE_URL_';
-  if (url === undefined) {
-    const secret = `the database secret ${config.databaseSecretArn} (DATABASE_SECRET_ARN)`;
-    return database
-      ? `Resource ${resource} selects database ${database}, which does not exist on the server of ${secret}; create it there, or set ${variableFor(database)} to the URL of the database to use`
-      : `Resource ${resource} uses the database named by ${secret}, which does not exist on its server; create it, or correct the secret's dbname`;
-  }
-  if (database && replaced) {
-    return `Resource ${resource} selects database ${database}, which does not exist on the server of ${variable} (${serverOf(url)}); create it there, or set ${variableFor(database, prefix)} to the URL of the database to use`;
-  }
-  const uses = database ? `selects database ${database} through` : 'uses';
-  return `Resource ${resource} ${uses} ${variable}, whose database ${databaseOf(url)} does not exist on its server (${serverOf(url)}); create it, or set ${variable} to the URL of an existing database`;
-}
-
-/** URL schemes and the database each names. */
-const schemes: Readonly<Record<string, Dialect>> = {
-  postgres: 'postgres',
-  postgresql: 'postgres',
-  mysql: 'mysql',
-  mariadb: 'mysql',
-};
-
-export function dialectOf(url: string): Dialect {
-  const colon = url.indexOf(':');
-  const scheme = colon < 0 ? '' : url.slice(0, colon).toLowerCase();
-  const dialect = Object.hasOwn(schemes, scheme) ? schemes[scheme] : undefined;
-  if (dialect) return dialect;
-  throw new DatabaseError(
-    'database_unconfigured',
-    `Database URL scheme "${scheme}:" is not supported; use postgres:// or mysql://`,
-  );
-}
-
-/** One client per URL for the life of the container; the promise is cached so concurrent first uses share it. */
-const databases = new Map<string, Promise<Database>>();
-
-type Connect = (url: string, options: ConnectOptions, source?: PasswordSource) => Database;
-
-/**
- * Each driver is loaded when its database is first used: a PostgreSQL container never evaluates mysql2. A bundle
- * packaged with --param="engine=postgres" (or mysql) has RRS_BUNDLE_ENGINE defined as that engine by esbuild
- * (scripts/deploy/bundle-define.js): the other branch is then dead code, and the other driver is not in the
- * bundle at all. Unbundled (tests, `npm start`), the variable is unset and both drivers load.
- */
-const drivers: Readonly<Record<Dialect, () => Promise<Connect> | undefined>> = {
-  postgres: () =>
-    process.env.RRS_BUNDLE_ENGINE === 'mysql'
-      ? undefined
-      : import('./postgres-database').then((driver) => driver.connectPostgres),
-  mysql: () =>
-    process.env.RRS_BUNDLE_ENGINE === 'postgres'
-      ? undefined
-      : import('./mysql-database').then((driver) => driver.connectMysql),
-};
-
-const engineNames: Readonly<Record<Dialect, string>> = { postgres: 'PostgreSQL', mysql: 'MySQL' };
-
-/** The driver of the URL's database, or a configuration error naming the variable when this bundle has none. */
-function loadDriver(url: string, variable: string): Promise<Connect> {
-  const dialect = dialectOf(url);
-  const driver = drivers[dialect]();
+function loadDriver(engine: Engine, variable: string): Promise<Connect> {
+  const driver = engine.driver();
   if (driver) return driver;
-  const other = dialect === 'postgres' ? 'mysql' : 'postgres';
+  const packaged = engineNamed(process.env.RRS_BUNDLE_ENGINE as Engine['name']);
   throw new DatabaseError(
     'database_unconfigured',
-    `${variable} names a ${engineNames[dialect]} database, but this deployment has no ${engineNames[dialect]} driver: ` +
-      `it was packaged with --param="engine=${other}". Set ${variable} to a ${other}:// URL, or package with ` +
-      `--param="engine=${dialect}" or engine=both`,
+    `${variable} names a ${engine.label} database, but this deployment has no ${engine.label} driver: ` +
+      `it was packaged with --param="engine=${packaged.name}". Set ${variable} to a ${packaged.schemes[0]}:// URL, ` +
+      `or package with --param="engine=${engine.name}" or engine=both`,
   );
 }
 
@@ -182,13 +67,15 @@ export function databaseNameOf(db: Database): string {
 }
 
 /** The login first (a secret is fetched on first use), then the driver's client. */
-async function connect(config: Config, choice: DatabaseChoice, database?: string): Promise<Database> {
-  const { url, source } = await resolveLogin(config, choice.url, choice.variable, database);
-  const connectDriver = await loadDriver(url, choice.variable);
+async function connect({ config, choice, database }: Opening): Promise<Database> {
+  const login = await resolveLogin(config, choice.url, choice.variable, database);
+  const { url, source } = login;
+  const engine = engineOfUrl(url);
+  const connectDriver = await loadDriver(engine, choice.variable);
   const { connectTimeoutMs, statementTimeoutMs, poolSize, idleTimeoutS, dbPrepare } = config;
   const options = { connectTimeoutMs, statementTimeoutMs, poolSize, idleTimeoutS, prepare: dbPrepare === true };
   const driverDb = connectDriver(url, options, source);
-  const db = source ? renewingDatabase(driverDb, source) : driverDb;
+  const db = source ? renewingDatabase(driverDb, { url, source }, engine.errors) : driverDb;
   databaseNames.set(db, databaseOf(url));
   return db;
 }
@@ -197,17 +84,7 @@ async function connect(config: Config, choice: DatabaseChoice, database?: string
 function open(config: Config, choice: DatabaseChoice, database?: string): Promise<Database> {
   // the secret's own server: one client per database X of it
   const key = choice.url ?? `${config.databaseSecretArn}\u0000${database ?? ''}`;
-  let db = databases.get(key);
-  if (!db) {
-    const pending = connect(config, choice, database);
-    db = pending;
-    databases.set(key, pending);
-    // a failure (a secret that could not be read) is not kept: the next request tries again
-    pending.catch(() => {
-      if (databases.get(key) === pending) databases.delete(key);
-    });
-  }
-  return db;
+  return clients.get(key, { config, choice, database });
 }
 
 /** The writer of database X: every write, and every read when X has no reader. */
@@ -226,35 +103,24 @@ export async function selectDatabases(
     reader ? open(config, reader, database) : undefined,
   ]);
   if (!readDb) return { db, readDb: db };
-  if (readDb.dialect !== db.dialect) {
+  if (readDb.engine !== db.engine) {
     const writer = chooseDatabase(config, database).variable;
     throw new ConfigurationError(
-      `${reader?.variable} is a ${readDb.dialect} URL but ${writer} a ${db.dialect} one: a reader must be a replica of its writer`,
+      `${reader?.variable} is a ${readDb.engine} URL but ${writer} a ${db.engine} one: a reader must be a replica of its writer`,
     );
   }
   return { db, readDb };
 }
 
 /**
- * Every database the configuration names, by the variable that names it, as it is (no database part
- * replaced): DATABASE_URL (or DATABASE_SECRET_ARN alone), each DATABASE_URL_<NAME>, DATABASE_READ_URL, each
- * DATABASE_READ_URL_<NAME>. `open` connects (the cached client) with its login. For the health check.
+ * Every database the configuration names (choose-database's configuredChoices), each with `open`, which connects
+ * (the cached client) with its login. For the health check; with none configured, DATABASE_URL, whose `open`
+ * rejects as selectDatabase does.
  */
 export function configuredDatabases(
   config: Config,
 ): readonly { readonly variable: string; readonly url?: string; open(): Promise<Database> }[] {
-  const named = (prefix: string, urls: Readonly<Record<string, string>>): DatabaseChoice[] =>
-    Object.keys(urls)
-      .sort()
-      .map((name) => ({ url: urls[name], variable: `${prefix}${name}`, replaced: false }));
-  const choices: DatabaseChoice[] = [
-    ...(config.databaseUrl || config.databaseSecretArn ? [chooseDatabase(config)] : []),
-    ...named('DATABASE_URL_', config.databaseUrls),
-    ...(config.databaseReadUrl
-      ? [{ url: config.databaseReadUrl, variable: 'DATABASE_READ_URL', replaced: false }]
-      : []),
-    ...named('DATABASE_READ_URL_', config.databaseReadUrls),
-  ];
+  const choices = configuredChoices(config);
   if (choices.length === 0) {
     const none = () => Promise.resolve().then(() => selectDatabase(config));
     return [{ variable: 'DATABASE_URL', open: none }];
@@ -264,8 +130,9 @@ export function configuredDatabases(
 
 /** Closes every client and forgets the cached secrets (tests and the local server's shutdown). */
 export async function closeDatabases(): Promise<void> {
-  const all = [...databases.values()];
-  databases.clear();
-  forgetCredentials();
+  const all = [...opened];
+  opened.clear();
+  clients.clear();
+  forgetSecrets();
   await Promise.all(all.map(async (db) => (await db.catch(() => undefined))?.close()));
 }

@@ -12,7 +12,7 @@ export interface WrittenTable {
   readonly table: string;
 }
 
-/** A quoted identifier of either dialect: "name" (PostgreSQL) or `name` (MySQL), the quote doubled inside. */
+/** A quoted identifier of either engine: "name" (PostgreSQL) or `name` (MySQL), the quote doubled inside. */
 const identifier = '("(?:[^"]|"")*"|`(?:[^`]|``)*`)';
 const statementStart = new RegExp(
   `^\\s*(INSERT\\s+INTO|UPDATE|DELETE\\s+FROM)\\s+${identifier}(?:\\.${identifier})?`,

@@ -6,7 +6,7 @@
 import type { CatalogForeignKey, CatalogTable, QueryCatalog } from '../db/database';
 import { DefinitionError } from '../errors';
 import type {
-  Dialect,
+  EngineName,
   Field,
   LookupLink,
   ResourceKind,
@@ -24,7 +24,7 @@ export function buildResource(
   name: string,
   definition: Definition,
   catalog: QueryCatalog,
-  dialect: Dialect,
+  engine: EngineName,
 ): SqlResource {
   const { file } = definition;
   const found = new Map<string, CatalogTable>();
@@ -85,7 +85,7 @@ export function buildResource(
     file,
     kind: kindOf(definition.tables.map((t) => t.role)),
     database: definition.database ?? '',
-    dialect,
+    engine,
     query: definition.query,
     rowName,
     collectionName: parent?.rowSetAlias ?? `${rowName}s`,
@@ -97,14 +97,14 @@ export function buildResource(
     cacheControl: definition.cacheControl ?? defaultCacheControl,
     ...(definition.maxRows === undefined ? {} : { maxRows: definition.maxRows }),
     documentation: definition.documentation,
-    ...(showsWholeTable(definition, found, dialect) ? { showsEveryRow: true } : {}),
+    ...(showsWholeTable(definition, found, engine) ? { showsEveryRow: true } : {}),
   };
 }
 
 /** A flat resource of one table whose query reads it alone, with no condition: every row of it is shown. */
-function showsWholeTable(definition: Definition, found: Map<string, CatalogTable>, dialect: Dialect): boolean {
+function showsWholeTable(definition: Definition, found: Map<string, CatalogTable>, engine: EngineName): boolean {
   const only = definition.tables.length === 1 ? found.get(definition.tables[0]?.name ?? '') : undefined;
-  return only !== undefined && showsEveryRow(definition.query, only, dialect);
+  return only !== undefined && showsEveryRow(definition.query, only, engine);
 }
 
 function kindOf(roles: readonly TableRole[]): ResourceKind {

@@ -8,8 +8,9 @@
  */
 import { createHash } from 'node:crypto';
 import type { QueryCatalog } from '../db/database';
+import { engineNamed } from '../db/engines/registry';
 import type { TableName } from '../db/schema-fingerprint';
-import type { Dialect } from '../resource';
+import type { EngineName } from '../resource';
 
 export const snapshotFileName = 'catalog-snapshot.json';
 /**
@@ -21,7 +22,8 @@ const format = 2;
 
 /** One database the definitions select (`<database default="X">`, or none: the key ""). */
 export interface SnapshotDatabase {
-  readonly dialect: Dialect;
+  /** The database engine, under the key the file has always given it. */
+  readonly dialect: EngineName;
   /** The database part of the URL the snapshot was read from: on MySQL it is the schema of unqualified tables. */
   readonly database: string;
   /** Every table the resources of this database read or write, and their fingerprint. */
@@ -104,14 +106,14 @@ export function parseSnapshot(text: string): CatalogSnapshot | { readonly proble
 export interface CatalogTarget {
   /** `<database default="X">`, or "" when the definition names none. */
   readonly database: string;
-  readonly dialect: Dialect;
+  readonly engine: EngineName;
   /** The database part of the URL the catalog would be read from. */
   readonly databaseName: string;
 }
 
 /**
  * The snapshot's entry for a definition, with its database's, when it describes exactly this file on this kind of database: the same
- * bytes, the same engine, and on MySQL the same database name (there it is the schema that every table name is
+ * bytes, the same engine, and where the database is the schema (MySQL) the same database name (the schema every table name is
  * qualified with, so a snapshot of `staging` must never address `prod`'s tables). Undefined otherwise. On
  * PostgreSQL the schema lives inside the database, so a snapshot written on another database of the same shape
  * serves too; the fingerprint check says whether the shape is the same.
@@ -126,7 +128,7 @@ export function snapshotEntry(
   if (!resource || resource.database !== target.database || resource.definition !== definitionDigest(xml))
     return undefined;
   const database = snapshot.databases[resource.database];
-  if (!database || database.dialect !== target.dialect) return undefined;
-  if (target.dialect === 'mysql' && database.database !== target.databaseName) return undefined;
+  if (!database || database.dialect !== target.engine) return undefined;
+  if (engineNamed(target.engine).databaseIsSchema && database.database !== target.databaseName) return undefined;
   return { resource, database };
 }

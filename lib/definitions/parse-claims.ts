@@ -7,21 +7,21 @@
  * FALSE) is used as a boolean, which only a boolean claim may be. A query without `{{` is not touched. Pure: no IO.
  */
 import { DefinitionError } from '../errors';
-import type { ClaimPlaceholder, ClaimQuery, Dialect } from '../resource';
+import type { ClaimPlaceholder, ClaimQuery, EngineName } from '../resource';
 import { quotedAt, type SqlToken, skipComment, sqlTokens } from './sql-lexer';
 
 /** `{{claim:NAME}}` or `{{claim-prefix:NAME}}`: NAME of letters, digits, `_`, `-`, `:` and `.`, no empty part. */
 const placeholder = /^\{\{claim(-prefix)?:([A-Za-z0-9_:-]+(?:\.[A-Za-z0-9_:-]+)*)\}\}/;
 
 /** The query split at its claim placeholders; undefined when it has none. */
-export function parseClaims(file: string, query: string, dialect: Dialect): ClaimQuery | undefined {
+export function parseClaims(file: string, query: string, engine: EngineName): ClaimQuery | undefined {
   if (!query.includes('{{')) return undefined;
   const parts: string[] = [];
   const claims: ClaimPlaceholder[] = [];
   let start = 0;
   let i = 0;
   while (i < query.length) {
-    const skipped = skipQuoted(file, query, i, dialect) ?? skipComment(query, i, dialect);
+    const skipped = skipQuoted(file, query, i, engine) ?? skipComment(query, i, engine);
     if (skipped !== undefined) {
       i = skipped;
       continue;
@@ -31,7 +31,7 @@ export function parseClaims(file: string, query: string, dialect: Dialect): Clai
       if (!match) throw malformed(file, query, i);
       parts.push(query.slice(start, i));
       const end = i + match[0].length;
-      claims.push(placeholderAt(query, i, end, match, dialect));
+      claims.push(placeholderAt(query, i, end, match, engine));
       i = end;
       start = i;
       continue;
@@ -54,11 +54,11 @@ function placeholderAt(
   start: number,
   end: number,
   match: RegExpExecArray,
-  dialect: Dialect,
+  engine: EngineName,
 ): ClaimPlaceholder {
   const name = match[2] as string;
   if (match[1]) return { name, use: 'prefix' };
-  return { name, use: isCondition(query.slice(0, start), query.slice(end), dialect) ? 'condition' : 'value' };
+  return { name, use: isCondition(query.slice(0, start), query.slice(end), engine) ? 'condition' : 'value' };
 }
 
 const word = (token: SqlToken | undefined) => (token && !token.quoted ? token.text.toLowerCase() : undefined);
@@ -81,9 +81,9 @@ const closesCondition = new Set([
 const booleans = new Set(['true', 'false', 'unknown']);
 
 /** Whether the placeholder between `before` and `after` stands as a condition, or is compared with TRUE or FALSE. */
-function isCondition(before: string, after: string, dialect: Dialect): boolean {
-  const left = sqlTokens(before, dialect);
-  const right = sqlTokens(after, dialect);
+function isCondition(before: string, after: string, engine: EngineName): boolean {
+  const left = sqlTokens(before, engine);
+  const right = sqlTokens(after, engine);
   return (opens(left) && closes(right)) || comparedWithBoolean(left, right);
 }
 
@@ -127,8 +127,8 @@ function comparedWithBoolean(left: readonly SqlToken[], right: readonly SqlToken
 }
 
 /** Past a quoted string or name that starts at `i`; a placeholder inside it is an error. */
-function skipQuoted(file: string, query: string, i: number, dialect: Dialect): number | undefined {
-  const quoted = quotedAt(query, i, dialect);
+function skipQuoted(file: string, query: string, i: number, engine: EngineName): number | undefined {
+  const quoted = quotedAt(query, i, engine);
   if (!quoted) return undefined;
   const inner = query.slice(i + quoted.open.length, quoted.close < 0 ? query.length : quoted.close);
   const found = /\{\{claim:[^}]*\}\}/.exec(inner);

@@ -4,7 +4,7 @@
  * which rows the query shows (they all are). Read from the query's words outside quotes and comments, without
  * parsing SQL: anything it does not recognise counts as "not every row", which only costs writes a check. Pure.
  */
-import type { Dialect, ResourceTable } from '../resource';
+import type { EngineName, ResourceTable } from '../resource';
 import { type SqlToken, sqlTokens } from './sql-lexer';
 
 /** Functions that fold many rows into one (a query with one and no GROUP BY shows a single row). */
@@ -24,9 +24,9 @@ const clauseWords = new Set(
 export function showsEveryRow(
   query: string,
   table: Pick<ResourceTable, 'schema' | 'table'>,
-  dialect: Dialect,
+  engine: EngineName,
 ): boolean {
-  const top = sqlTokens(query, dialect);
+  const top = sqlTokens(query, engine);
   const words = top.filter((t) => t.depth === 0 && !t.quoted).map((t) => t.text.toLowerCase());
   if (words[0] !== 'select' || words[1] === 'distinct') return false;
   const froms = top.flatMap((t, i) => (t.depth === 0 && !t.quoted && t.text.toLowerCase() === 'from' ? [i] : []));

@@ -9,8 +9,9 @@
  */
 import { type Cache, createCache } from '../cache';
 import type { Config } from '../config';
+import { explainMissingDatabase } from '../db/choose-database';
 import type { Database, QueryCatalog } from '../db/database';
-import { explainMissingDatabase, selectDatabases } from '../db/select-database';
+import { selectDatabases } from '../db/select-database';
 import { DatabaseError, DefinitionError, DefinitionsUnreachableError, ServiceError } from '../errors';
 import type { ClaimQuery, SqlResource } from '../resource';
 import { buildResource } from './build-resource';
@@ -159,11 +160,11 @@ export function reloadResource(config: Config, name?: string): void {
 async function load(config: Config, source: DefinitionSource, stored: StoredDefinition): Promise<ResolvedResource> {
   const definition = parseDefinition(stored.location, stored.xml);
   const { db, readDb } = await selectDatabases(config, definition.database);
-  const claimQuery = parseClaims(stored.location, definition.query, db.dialect);
+  const claimQuery = parseClaims(stored.location, definition.query, db.engine);
   const database = definition.database ?? '';
   const fromSnapshot = await catalogFromSnapshot(source, stored, database, readDb);
   const catalog = fromSnapshot?.catalog ?? (await describe(config, stored, definition, claimQuery, db, readDb));
-  const resource = buildResource(stored.name, definition, catalog, db.dialect);
+  const resource = buildResource(stored.name, definition, catalog, db.engine);
   return {
     resource: claimQuery ? { ...resource, claimQuery } : resource,
     db,

@@ -85,7 +85,7 @@ export async function catalogFromSnapshot(
     return undefined;
   const loaded = await loadSnapshot(source);
   if (!loaded) return undefined;
-  const target = { database, dialect: readDb.dialect, databaseName: databaseNameOf(readDb) };
+  const target = { database, engine: readDb.engine, databaseName: databaseNameOf(readDb) };
   const entry = snapshotEntry(loaded.snapshot, stored.name, stored.xml, target);
   if (!entry) return undefined;
   const key = `${source.root}\u0000${database}`;
@@ -113,7 +113,7 @@ function startCheck(location: string, name: string, expected: SnapshotDatabase, 
   check.settled = new Promise<boolean>((resolve) => {
     outsideRequest(() =>
       setImmediate(() => {
-        schemaFingerprint(db, db.dialect, expected.tables).then(
+        schemaFingerprint(db, db.engine, expected.tables).then(
           (fingerprint) => {
             if (fingerprint === expected.fingerprint) return resolve(true);
             check.stale = true;

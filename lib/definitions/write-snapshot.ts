@@ -35,10 +35,10 @@ export async function writeCatalogSnapshot(config: Config, names: readonly strin
     const { readDb } = users[0] as ResolvedResource;
     const tables = tablesOf(users.map((r) => r.catalog));
     databases[database] = {
-      dialect: readDb.dialect,
+      dialect: readDb.engine,
       database: databaseNameOf(readDb),
       tables,
-      fingerprint: await schemaFingerprint(readDb, readDb.dialect, tables),
+      fingerprint: await schemaFingerprint(readDb, readDb.engine, tables),
     };
   }
   const location = await definitionSource(config).writeSnapshot(serializeSnapshot(databases, resources));

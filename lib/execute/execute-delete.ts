@@ -8,11 +8,11 @@
  */
 
 import type { Executor } from '../db/database';
+import { sqlShapeOf } from '../db/engines/registry';
 import type { CallerQuery, ChildChanges, Key, Target } from '../plan/plan';
 import type { SqlResource } from '../resource';
 import { tableOf } from '../resource-levels';
 import { compileDelete } from '../sql/compile-delete';
-import { sqlDialect } from '../sql/dialect';
 import type { Match } from '../sql/match';
 import { ownParent, requireAllChildrenShown, shownChildren, shownParents } from './shown-rows';
 import { chunks } from './statement-size';
@@ -32,7 +32,7 @@ export async function executeDelete(
   if (target.kind === 'filter' && target.match.by === 'where') {
     // the query shows every row of its one table: one DELETE with the filter as its WHERE, atomic by itself
     const parent = tableOf(resource, 'Parent');
-    const statement = compileDelete(sqlDialect(resource.dialect), parent, [], columnFilters(resource, target.filters));
+    const statement = compileDelete(sqlShapeOf(resource.engine), parent, [], columnFilters(resource, target.filters));
     return rowsAffected + (await tx.run(statement)).rowsAffected;
   }
   const keys = await shownParents(tx, resource, target, query);
@@ -47,7 +47,7 @@ async function run(
   table: Parameters<typeof compileDelete>[1],
   where: readonly Match[],
 ): Promise<number> {
-  return (await tx.run(compileDelete(sqlDialect(resource.dialect), table, where))).rowsAffected;
+  return (await tx.run(compileDelete(sqlShapeOf(resource.engine), table, where))).rowsAffected;
 }
 
 async function deleteParents(tx: Executor, resource: SqlResource, keys: readonly Key[]): Promise<number> {

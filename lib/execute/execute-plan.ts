@@ -7,11 +7,11 @@
  */
 
 import type { Database, Row } from '../db/database';
+import { sqlShapeOf } from '../db/engines/registry';
 import { ConstraintError, TooLargeError } from '../errors';
 import type { ReadPlan, WritePlan } from '../plan/plan';
 import type { SqlResource } from '../resource';
 import { compileSelect } from '../sql/compile-select';
-import { sqlDialect } from '../sql/dialect';
 import { executeDelete } from './execute-delete';
 import { executeInsert, type WriteOutcome } from './execute-insert';
 import { executeUpdate } from './execute-update';
@@ -35,7 +35,7 @@ export async function executeRead(
   plan: ReadPlan,
   arriving: (rows: readonly Row[]) => void,
 ): Promise<Row[]> {
-  const statement = compileSelect(sqlDialect(resource.dialect), plan.query ?? resource.query, plan.select);
+  const statement = compileSelect(sqlShapeOf(resource.engine), plan.query ?? resource.query, plan.select);
   const rows: Row[] = [];
   // over the cap is told first: a read with too many rows is told so, whatever their size
   const withinCap = (batch: readonly Row[]) => {

@@ -6,12 +6,12 @@
  */
 
 import type { Executor } from '../db/database';
+import { sqlShapeOf } from '../db/engines/registry';
 import type { CallerQuery, ChildChanges, ChildRow, ColumnValues, ExtensionValues, Key, UpdateRows } from '../plan/plan';
 import type { ResourceTable, SqlResource } from '../resource';
 import { tableOf } from '../resource-levels';
 import { compileInsert } from '../sql/compile-insert';
 import { compileUpdate } from '../sql/compile-update';
-import { sqlDialect } from '../sql/dialect';
 import type { Match } from '../sql/match';
 import { requireVisible, type WrittenRow } from './require-visible';
 import { ownParent, requireAllChildrenShown, shownChildren, shownParents } from './shown-rows';
@@ -50,10 +50,10 @@ async function updateParents(
 ): Promise<number> {
   const parent = tableOf(resource, 'Parent');
   const { target } = update;
-  const dialect = sqlDialect(resource.dialect);
+  const shape = sqlShapeOf(resource.engine);
   if (target.kind === 'filter' && target.match.by === 'where') {
     // the query shows every row of its one table: one UPDATE with the filter as its WHERE, atomic by itself
-    return (await tx.run(compileUpdate(dialect, parent, update.parent, [], columnFilters(resource, target.filters))))
+    return (await tx.run(compileUpdate(shape, parent, update.parent, [], columnFilters(resource, target.filters))))
       .rowsAffected;
   }
   const keys = await shownParents(tx, resource, target, query);
@@ -67,8 +67,7 @@ async function updateParents(
   let rowsAffected = 0;
   if (Object.keys(update.parent).length > 0) {
     for (const chunk of chunks(keys))
-      rowsAffected += (await tx.run(compileUpdate(dialect, parent, update.parent, [byKey(parent, chunk)])))
-        .rowsAffected;
+      rowsAffected += (await tx.run(compileUpdate(shape, parent, update.parent, [byKey(parent, chunk)]))).rowsAffected;
   }
   if (update.extensions.length === 0) return rowsAffected;
   const existing = await selectKeys(tx, resource, parent, parent.primaryKey, byKey(parent, keys));
@@ -89,13 +88,13 @@ async function upsertExtensions(
     const table = resource.tables[ext.table] as ResourceTable;
     const link = linkTo(table, owner);
     for (const chunk of chunks(ownerKeys))
-      await tx.run(compileUpdate(sqlDialect(resource.dialect), table, ext.values, [byLink(link, chunk)]));
+      await tx.run(compileUpdate(sqlShapeOf(resource.engine), table, ext.values, [byLink(link, chunk)]));
     // the extension rows' link values as the database compares them to the owner's keys, not by their text
     const present = await selectRowsByKey(tx, resource, table, ownerKeys, link.columns);
     for (const [i, key] of ownerKeys.entries()) {
       if (present[i]) continue;
       await tx.run(
-        compileInsert(sqlDialect(resource.dialect), table, {
+        compileInsert(sqlShapeOf(resource.engine), table, {
           ...ext.values,
           ...linkValues(link, keyRow(owner.primaryKey, key)),
         }),
@@ -151,11 +150,11 @@ async function updateChild(
   const set = withoutKey(child.child, childTable.primaryKey);
   if (Object.keys(set).length > 0) {
     rowsAffected += (
-      await tx.run(compileUpdate(sqlDialect(resource.dialect), childTable, set, [byKey(childTable, [key])]))
+      await tx.run(compileUpdate(sqlShapeOf(resource.engine), childTable, set, [byKey(childTable, [key])]))
     ).rowsAffected;
   }
   if (Object.keys(child.join).length > 0) {
-    rowsAffected += (await tx.run(compileUpdate(sqlDialect(resource.dialect), tie.table, child.join, tie.where)))
+    rowsAffected += (await tx.run(compileUpdate(sqlShapeOf(resource.engine), tie.table, child.join, tie.where)))
       .rowsAffected;
   }
   return rowsAffected + (await upsertExtensions(tx, resource, childTable, child.extensions, [key]));

@@ -5,11 +5,11 @@
  * none of these can name each row (MySQL with interleaved auto-increment), rows are inserted one by one.
  */
 import type { Executor } from '../db/database';
+import { sqlShapeOf } from '../db/engines/registry';
 import type { ColumnValues, Key } from '../plan/plan';
 import type { ResourceTable, SqlResource } from '../resource';
 import { compileInsertRows, insertColumns } from '../sql/compile-insert-rows';
-import { sqlDialect } from '../sql/dialect';
-import { readServerInserts, type ServerInserts, serverInsertsQuery } from '../sql/server-inserts';
+import type { ServerInserts } from '../sql-shape';
 import { insertBatches } from './statement-size';
 import { insertTableRow, type StoredRow, selectRowsByKey } from './stored-rows';
 
@@ -17,10 +17,11 @@ import { insertTableRow, type StoredRow, selectRowsByKey } from './stored-rows';
 const asked = new WeakMap<Executor, Promise<ServerInserts>>();
 
 function serverInserts(tx: Executor, resource: SqlResource): Promise<ServerInserts> {
-  if (sqlDialect(resource.dialect).supportsReturning) return Promise.resolve({ returning: true });
+  const readBack = sqlShapeOf(resource.engine).insertReadBack;
+  if (readBack.kind === 'always') return Promise.resolve(readBack.inserts);
   let answer = asked.get(tx);
   if (!answer) {
-    answer = tx.run(serverInsertsQuery).then((result) => readServerInserts(result.rows[0]));
+    answer = tx.run(readBack.query).then((result) => readBack.read(result.rows[0]));
     asked.set(tx, answer);
   }
   return answer;
@@ -63,17 +64,17 @@ async function insertOver(
   const generated = table.primaryKey.filter((c) => table.generatedColumns.includes(c));
   const countable = server.idStep !== undefined && generated.length <= 1;
   if (!server.returning && !countable && generated.length > 0) return oneByOne(tx, resource, table, rows);
-  const dialect = sqlDialect(resource.dialect);
+  const shape = sqlShapeOf(resource.engine);
   const out: StoredRow[] = [];
-  for (const batch of await insertBatches(dialect, columns, rows)) {
+  for (const batch of await insertBatches(shape, columns, rows)) {
     if (server.returning) {
-      const result = await tx.run(compileInsertRows(dialect, table, columns, batch, true));
+      const result = await tx.run(compileInsertRows(shape, table, columns, batch, true));
       out.push(...result.rows.map((row) => ({ ...row })));
       continue;
     }
     // an insert id counts only for rows that leave the generated key to the database: runs of one kind each
     for (const run of runsBy(batch, (row) => generated.some((c) => !(c in row)))) {
-      const result = await tx.run(compileInsertRows(dialect, table, columns, run, false));
+      const result = await tx.run(compileInsertRows(shape, table, columns, run, false));
       const first = result.insertId === undefined ? undefined : BigInt(result.insertId);
       const keys = run.map((row, i) => keyOf(table, row, first, BigInt(i * (server.idStep ?? 1))));
       out.push(...(await readBack(tx, resource, table, run, keys)));

@@ -7,12 +7,12 @@
  * the database compares (letter case, padding, decimal scale), never by their text.
  */
 import type { Executor } from '../db/database';
+import { sqlShapeOf } from '../db/engines/registry';
 import { ForbiddenError, NotFoundError } from '../errors';
 import type { CallerQuery, ChildChanges, Key, Target, TypedFilter } from '../plan/plan';
 import type { SqlResource } from '../resource';
 import { keyLabels, tableOf } from '../resource-levels';
 import { compileSelect, compileSelectWhere } from '../sql/compile-select';
-import { sqlDialect } from '../sql/dialect';
 import type { Value } from '../values';
 import { chunks } from './statement-size';
 import { type StoredRow, selectKeys } from './stored-rows';
@@ -55,7 +55,7 @@ export async function shownKeys(
       keys: { labels, keys: chunk },
       current: true,
     };
-    const { rows } = await tx.run(compileSelect(sqlDialect(resource.dialect), query ?? resource.query, spec));
+    const { rows } = await tx.run(compileSelect(sqlShapeOf(resource.engine), query ?? resource.query, spec));
     for (const row of rows) found.push(labels.map((l) => row[l] ?? null));
   }
   return found;
@@ -71,7 +71,7 @@ async function lockParents(
   const parent = tableOf(resource, 'Parent');
   const rows: StoredRow[] = [];
   for (const chunk of chunks(keys)) {
-    const statement = compileSelectWhere(sqlDialect(resource.dialect), parent, columns, [byKey(parent, chunk)], true);
+    const statement = compileSelectWhere(sqlShapeOf(resource.engine), parent, columns, [byKey(parent, chunk)], true);
     for (const row of (await tx.run(statement)).rows) rows.push({ ...row });
   }
   return rows;

@@ -5,8 +5,8 @@
  */
 import { forEachInSlices } from '../map-in-slices';
 import type { ColumnValues } from '../plan/plan';
-import type { SqlDialect } from '../sql/dialect';
 import type { Match } from '../sql/match';
+import type { SqlShape } from '../sql-shape';
 import type { Value } from '../values';
 
 /** Keys per statement. */
@@ -66,14 +66,14 @@ export async function sizedRuns<T>(items: readonly T[], sizeOf: (item: T) => Ite
 }
 
 /** Bytes of a placeholder written into the text, with the value where the driver writes it there too. */
-export function paramBytes(dialect: SqlDialect, value: Value): number {
+export function paramBytes(shape: SqlShape, value: Value): number {
   // `$12345` is the longest a placeholder within maxParams gets; `?` is shorter
-  return 6 + (dialect.valuesInText ? inlineBytes(value) : 0);
+  return 6 + (shape.valuesInText ? inlineBytes(value) : 0);
 }
 
 /** `rows` in runs of a multi-row INSERT over `columns` each (a missing column is written DEFAULT). */
 export function insertBatches(
-  dialect: SqlDialect,
+  shape: SqlShape,
   columns: readonly string[],
   rows: readonly ColumnValues[],
 ): Promise<ColumnValues[][]> {
@@ -85,7 +85,7 @@ export function insertBatches(
         bytes += 9; // "DEFAULT, "
       else {
         params += 1;
-        bytes += paramBytes(dialect, row[column] ?? null) + 2;
+        bytes += paramBytes(shape, row[column] ?? null) + 2;
       }
     }
     return { bytes, params };

@@ -1,16 +1,16 @@
 /**
  * Rows as the database stores them, inside the request's transaction: insert one and read it back (in the
- * same statement where the dialect returns it, else by its key), read one, find which keys exist, and the rows a
+ * same statement where the engine's SQL returns it, else by its key), read one, find which keys exist, and the rows a
  * row looks up many-to-one. What is done for each of many keys between statements is done a slice at a time
  * (map-in-slices).
  */
 import type { Executor } from '../db/database';
+import { sqlShapeOf } from '../db/engines/registry';
 import { forEachInSlices, mapInSlices } from '../map-in-slices';
 import type { ColumnValues, Key } from '../plan/plan';
 import type { ResourceTable, SqlResource } from '../resource';
 import { compileInsert } from '../sql/compile-insert';
 import { compileSelectWhere } from '../sql/compile-select';
-import { sqlDialect } from '../sql/dialect';
 import type { Match } from '../sql/match';
 import type { Value } from '../values';
 import { chunks } from './statement-size';
@@ -28,7 +28,7 @@ export async function insertTableRow(
   table: ResourceTable,
   values: ColumnValues,
 ): Promise<StoredRow> {
-  const statement = compileInsert(sqlDialect(resource.dialect), table, values);
+  const statement = compileInsert(sqlShapeOf(resource.engine), table, values);
   const result = await tx.run(statement);
   if (statement.returning) return { ...(result.rows[0] ?? {}) };
   const key = table.primaryKey.map((c) =>
@@ -44,7 +44,7 @@ export async function selectRow(
   table: ResourceTable,
   where: readonly Match[],
 ): Promise<StoredRow | undefined> {
-  const { rows } = await tx.run(compileSelectWhere(sqlDialect(resource.dialect), table, '*', where));
+  const { rows } = await tx.run(compileSelectWhere(sqlShapeOf(resource.engine), table, '*', where));
   return rows[0] ? { ...rows[0] } : undefined;
 }
 
@@ -63,7 +63,7 @@ export async function selectRowsByKey(
   const found = new Map<string, StoredRow>();
   for (const chunk of chunks(keys)) {
     const { rows } = await tx.run(
-      compileSelectWhere(sqlDialect(resource.dialect), table, '*', [{ columns, keys: chunk }]),
+      compileSelectWhere(sqlShapeOf(resource.engine), table, '*', [{ columns, keys: chunk }]),
     );
     for (const row of rows) found.set(text(columns.map((c) => row[c] ?? null)), { ...row });
   }
@@ -82,7 +82,7 @@ export async function selectKeys(
   const found: Key[] = [];
   for (const chunk of chunks(match.keys)) {
     const { rows } = await tx.run(
-      compileSelectWhere(sqlDialect(resource.dialect), table, columns, [
+      compileSelectWhere(sqlShapeOf(resource.engine), table, columns, [
         { columns: match.columns, keys: chunk },
         ...where,
       ]),

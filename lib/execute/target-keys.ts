@@ -5,12 +5,12 @@
  * by their values are then also checked to be all shown (a hidden row with the same values cannot be told apart).
  */
 import type { Executor } from '../db/database';
+import { sqlShapeOf } from '../db/engines/registry';
 import { ConflictError } from '../errors';
 import type { CallerQuery, Key, RowMatch, Target, TypedFilter } from '../plan/plan';
 import type { SqlResource } from '../resource';
 import { keyLabels, tableOf } from '../resource-levels';
 import { compileSelect, compileSelectWhere, countLabel } from '../sql/compile-select';
-import { sqlDialect } from '../sql/dialect';
 import type { Value } from '../values';
 import { valueMatches } from './statement-size';
 
@@ -30,7 +30,7 @@ export async function keysOf(
   const counted = match.by === 'values';
   const spec = { columns: labels, distinct: !counted, count: counted, filters: target.filters, orderBy: [] };
   const { rows } = await tx.run(
-    compileSelect(sqlDialect(resource.dialect), query ?? resource.query, { ...spec, current }),
+    compileSelect(sqlShapeOf(resource.engine), query ?? resource.query, { ...spec, current }),
   );
   const matched = rows.map((row) => labels.map((l) => row[l] ?? null));
   if (match.by === 'key') return matched;
@@ -55,7 +55,7 @@ async function keysByValues(
   const held = new Map<string, number>();
   for (const where of valueMatches(match.columns, values)) {
     const columns = [...parent.primaryKey, ...match.columns];
-    const statement = compileSelectWhere(sqlDialect(resource.dialect), parent, columns, [where], shown !== undefined);
+    const statement = compileSelectWhere(sqlShapeOf(resource.engine), parent, columns, [where], shown !== undefined);
     for (const row of (await tx.run(statement)).rows) {
       const key = parent.primaryKey.map((c) => row[c] ?? null);
       if (found.has(text(key))) continue;

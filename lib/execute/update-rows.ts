@@ -5,12 +5,12 @@
  * a slice at a time (map-in-slices).
  */
 import type { Executor } from '../db/database';
+import { sqlShapeOf } from '../db/engines/registry';
 import { forEachInSlices, mapInSlices } from '../map-in-slices';
 import type { CallerQuery, Key, UpdateRows } from '../plan/plan';
 import type { SqlResource } from '../resource';
 import { tableOf } from '../resource-levels';
 import { compileUpdateRows } from '../sql/compile-update-rows';
-import { sqlDialect } from '../sql/dialect';
 import { checksRows, shownParents } from './shown-rows';
 import { type ItemSize, paramBytes, sizedRuns } from './statement-size';
 import { byKey } from './table-links';
@@ -73,15 +73,15 @@ export async function updateRuns(
 /** What one batchable update adds to a statement. */
 function updateSize(resource: SqlResource): (update: UpdateRows) => ItemSize {
   const parent = tableOf(resource, 'Parent');
-  const dialect = sqlDialect(resource.dialect);
+  const shape = sqlShapeOf(resource.engine);
   return (update) => {
     const key = keyOf(update);
     const match = key.reduce<number>(
-      (n, v, i) => n + (parent.primaryKey[i]?.length ?? 0) + 12 + paramBytes(dialect, v),
+      (n, v, i) => n + (parent.primaryKey[i]?.length ?? 0) + 12 + paramBytes(shape, v),
       0,
     );
     const values = Object.values(update.parent);
-    const whens = values.reduce<number>((n, v) => n + match + 12 + paramBytes(dialect, v), 0);
+    const whens = values.reduce<number>((n, v) => n + match + 12 + paramBytes(shape, v), 0);
     // the key is listed twice: among the rows to update, and among the rows the query shows
     return { bytes: whens + 2 * match, params: (values.length + 2) * key.length + values.length };
   };
@@ -106,6 +106,6 @@ export async function updateKeyedRows(
     : undefined;
   if (shown?.length === 0) return 0;
   const only = shown ? [byKey(parent, shown)] : [];
-  const statement = compileUpdateRows(sqlDialect(resource.dialect), parent, parent.primaryKey, rows, only);
+  const statement = compileUpdateRows(sqlShapeOf(resource.engine), parent, parent.primaryKey, rows, only);
   return (await tx.run(statement)).rowsAffected;
 }

@@ -32,7 +32,7 @@ function debugListener(logger: Observers['logger'], requestId: string): CallList
   return (call, took, failed) =>
     logger.debug('database call', {
       request_id: requestId,
-      dialect: call.dialect,
+      dialect: call.engine, // the engine, under the field name operating.md documents
       call: call.kind,
       ...(call.text !== undefined ? { sql: call.text } : {}),
       db_ms: ms(took),

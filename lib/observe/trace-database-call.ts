@@ -1,6 +1,7 @@
 /**
- * With POWERTOOLS_TRACE_ENABLED=true, an X-Ray subsegment per database call (Powertools Tracer): named after the dialect and the
- * statement's verb (`postgres SELECT`, `mysql transaction`), annotated with the dialect and the kind of call, and
+ * With POWERTOOLS_TRACE_ENABLED=true, an X-Ray subsegment per database call (Powertools Tracer): named after the
+ * database engine and the statement's verb (`postgres SELECT`, `mysql transaction`), annotated with the engine (as
+ * `dialect`, the annotation's name since tracing began) and the kind of call, and
  * the statement's text with its placeholders as the SQL query. Never a value, and never an error's message (it
  * holds values): a failed call is marked and annotated with its code. observers.ts requires this module only
  * when tracing is on, so without tracing neither the Tracer nor the X-Ray SDK is loaded.
@@ -16,7 +17,7 @@ type Segment = NonNullable<ReturnType<Tracer['getSegment']>>;
 /** The statement's first word (SELECT, INSERT...), or the kind of call. */
 function subsegmentName(call: DatabaseCall): string {
   const verb = call.kind === 'statement' ? /^\s*([A-Za-z]+)/.exec(call.text ?? '')?.[1]?.toUpperCase() : undefined;
-  return `${call.dialect} ${verb ?? call.kind}`;
+  return `${call.engine} ${verb ?? call.kind}`;
 }
 
 function markFailure(subsegment: Segment, error: unknown): void {
@@ -34,10 +35,10 @@ export function traceDatabaseCalls(): CallWrapper {
     const parent = current.getStore() ?? (tracer.isTracingEnabled() ? tracer.getSegment() : undefined);
     if (!parent) return run();
     const subsegment = parent.addNewSubsegment(subsegmentName(call)) as Segment;
-    subsegment.addAnnotation('dialect', call.dialect);
+    subsegment.addAnnotation('dialect', call.engine);
     subsegment.addAnnotation('call', call.kind);
     if (call.text !== undefined && 'addSqlData' in subsegment)
-      subsegment.addSqlData({ database_type: call.dialect, sanitized_query: call.text });
+      subsegment.addSqlData({ database_type: call.engine, sanitized_query: call.text });
     try {
       return await current.run(subsegment, run);
     } catch (error) {

@@ -7,11 +7,12 @@ import { XMLBuilder } from 'fast-xml-parser';
 import type { SqlResource } from '../resource';
 import type { OutputType } from '../values';
 
-export interface ResourceMetadata {
+interface ResourceMetadata {
   readonly name: string;
   readonly kind: SqlResource['kind'];
   readonly database: string;
-  readonly dialect: SqlResource['dialect'];
+  /** The database engine, under the name the metadata has always given it. */
+  readonly dialect: SqlResource['engine'];
   readonly rowName: string;
   readonly collectionName: string;
   readonly childRowName?: string;
@@ -46,7 +47,7 @@ function resourceMetadata(resource: SqlResource): ResourceMetadata {
     name: resource.name,
     kind: resource.kind,
     database: resource.database,
-    dialect: resource.dialect,
+    dialect: resource.engine,
     rowName: resource.rowName,
     collectionName: resource.collectionName,
     ...(resource.childRowName

@@ -7,26 +7,24 @@
 import { forEachInSlices } from '../map-in-slices';
 import type { ColumnValues } from '../plan/plan';
 import type { ResourceTable } from '../resource';
+import type { SqlShape } from '../sql-shape';
 import type { CompiledQuery } from './compiled-query';
-import type { SqlDialect } from './dialect';
 import { ParamList } from './param-list';
 
 export function compileInsertRows(
-  dialect: SqlDialect,
+  shape: SqlShape,
   table: Pick<ResourceTable, 'schema' | 'table'>,
   columns: readonly string[],
   rows: readonly ColumnValues[],
-  returning: boolean = dialect.supportsReturning,
+  returning: boolean = shape.insertReturns,
 ): CompiledQuery {
   if (columns.length === 0 || rows.length === 0) throw new Error('compileInsertRows needs columns and rows');
-  const params = new ParamList(dialect);
+  const params = new ParamList(shape);
   const lists = rows.map(
     (row) => `(${columns.map((c) => (c in row ? params.add(row[c] ?? null) : 'DEFAULT')).join(', ')})`,
   );
-  return params.compile(
-    `INSERT INTO ${dialect.quoteTable(table)} (${columns.map((c) => dialect.quoteIdentifier(c)).join(', ')}) VALUES ${lists.join(', ')}${returning ? ' RETURNING *' : ''}`,
-    returning,
-  );
+  const insert = `INSERT INTO ${shape.quoteTable(table)} (${columns.map((c) => shape.quoteIdentifier(c)).join(', ')}) VALUES ${lists.join(', ')}`;
+  return params.compile(returning ? shape.returning(insert) : insert, returning);
 }
 
 /** The columns that any of `rows` gives, in the order they first appear; many rows a slice at a time. */

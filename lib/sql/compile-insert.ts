@@ -1,27 +1,24 @@
 /**
- * INSERT of one row. Where the dialect supports it, the statement returns the row as stored (defaults and
- * generated values filled in); `returning` says so, so the caller need not ask the dialect again. Pure.
+ * INSERT of one row. Where the database's SQL shape has it, the statement returns the row as stored (defaults and
+ * generated values filled in); `returning` says so, so the caller need not ask the SQL shape again. Pure.
  */
 import type { ColumnValues } from '../plan/plan';
 import type { ResourceTable } from '../resource';
+import type { SqlShape } from '../sql-shape';
 import type { CompiledQuery } from './compiled-query';
-import type { SqlDialect } from './dialect';
 import { ParamList } from './param-list';
 
 export function compileInsert(
-  dialect: SqlDialect,
+  shape: SqlShape,
   table: Pick<ResourceTable, 'schema' | 'table'>,
   values: ColumnValues,
 ): CompiledQuery {
-  const params = new ParamList(dialect);
+  const params = new ParamList(shape);
   const columns = Object.keys(values);
   const body =
     columns.length === 0
-      ? dialect.insertDefaults
-      : `(${columns.map((c) => dialect.quoteIdentifier(c)).join(', ')}) VALUES (${columns.map((c) => params.add(values[c] ?? null)).join(', ')})`;
-  const returning = dialect.supportsReturning;
-  return params.compile(
-    `INSERT INTO ${dialect.quoteTable(table)} ${body}${returning ? ' RETURNING *' : ''}`,
-    returning,
-  );
+      ? shape.insertDefaults
+      : `(${columns.map((c) => shape.quoteIdentifier(c)).join(', ')}) VALUES (${columns.map((c) => params.add(values[c] ?? null)).join(', ')})`;
+  const insert = `INSERT INTO ${shape.quoteTable(table)} ${body}`;
+  return params.compile(shape.insertReturns ? shape.returning(insert) : insert, shape.insertReturns);
 }

@@ -2,12 +2,12 @@
  * SELECT statements: the resource's read (its query as a derived table, filtered, ordered and paged by column
  * labels: labels, a WHERE clause, an ORDER BY clause), and the rows of one table that match every Match. A query
  * with claims binds the caller's values in place of its placeholders, as its first parameters, compared as the
- * dialect compares a claim exactly. Pure.
+ * database's SQL shape compares a claim exactly. Pure.
  */
 import type { CallerQuery, SelectSpec } from '../plan/plan';
 import type { ResourceTable } from '../resource';
+import type { SqlShape } from '../sql-shape';
 import type { CompiledQuery } from './compiled-query';
-import type { SqlDialect } from './dialect';
 import { filterCondition } from './filter-condition';
 import { type Match, whereClause } from './match';
 import { ParamList } from './param-list';
@@ -15,12 +15,12 @@ import { ParamList } from './param-list';
 /** The label of the row count of a SelectSpec with `count`. */
 export const countLabel = '_rrs_count';
 
-export function compileSelect(dialect: SqlDialect, query: string | CallerQuery, spec: SelectSpec): CompiledQuery {
-  const params = new ParamList(dialect);
-  const column = (label: string) => `_r.${dialect.quoteIdentifier(label)}`;
+export function compileSelect(shape: SqlShape, query: string | CallerQuery, spec: SelectSpec): CompiledQuery {
+  const params = new ParamList(shape);
+  const column = (label: string) => `_r.${shape.quoteIdentifier(label)}`;
   const list = spec.columns ? spec.columns.map(column).join(', ') : '*';
-  const counted = spec.count && spec.columns ? `, COUNT(*) AS ${dialect.quoteIdentifier(countLabel)}` : '';
-  const from = spec.current ? dialect.currentRead(queryText(params, query)) : queryText(params, query);
+  const counted = spec.count && spec.columns ? `, COUNT(*) AS ${shape.quoteIdentifier(countLabel)}` : '';
+  const from = spec.current ? shape.currentRead(queryText(params, query)) : queryText(params, query);
   const where = spec.filters.map((f) => filterCondition(f, column(f.label), params));
   // the derived table is the only table of the FROM clause, so its labels need no `_r.` here
   if (spec.keys) where.push(whereClause(params, [{ columns: spec.keys.labels, keys: spec.keys.keys }]));
@@ -29,7 +29,7 @@ export function compileSelect(dialect: SqlDialect, query: string | CallerQuery, 
     where.length ? ` WHERE ${where.join(' AND ')}` : '',
     counted ? ` GROUP BY ${list}` : '',
     spec.orderBy.length ? ` ORDER BY ${spec.orderBy.map(column).join(', ')}` : '',
-    dialect.paging(
+    shape.paging(
       spec.limit === undefined ? undefined : params.add(spec.limit),
       spec.offset === undefined ? undefined : params.add(spec.offset),
     ),
@@ -44,25 +44,24 @@ function queryText(params: ParamList, query: string | CallerQuery): string {
     .map((part, i) => {
       if (i === 0) return part;
       const value = query.values[i - 1] ?? null;
-      return `${params.dialect.claimValue(params.add(value), value)}${part}`;
+      return `${params.shape.claimValue(params.add(value), value)}${part}`;
     })
     .join('');
 }
 
 /**
  * The `columns` (or every column) of the rows of `table` that match every Match. `lock`: the rows are locked
- * until the transaction ends (FOR UPDATE), so no other request changes them between a check and a write.
+ * until the transaction ends, so no other request changes them between a check and a write.
  */
 export function compileSelectWhere(
-  dialect: SqlDialect,
+  shape: SqlShape,
   table: Pick<ResourceTable, 'schema' | 'table'>,
   columns: readonly string[] | '*',
   where: readonly Match[],
   lock = false,
 ): CompiledQuery {
-  const params = new ParamList(dialect);
-  const list = columns === '*' ? '*' : columns.map((c) => dialect.quoteIdentifier(c)).join(', ');
-  return params.compile(
-    `SELECT ${list} FROM ${dialect.quoteTable(table)} WHERE ${whereClause(params, where)}${lock ? ' FOR UPDATE' : ''}`,
-  );
+  const params = new ParamList(shape);
+  const list = columns === '*' ? '*' : columns.map((c) => shape.quoteIdentifier(c)).join(', ');
+  const select = `SELECT ${list} FROM ${shape.quoteTable(table)} WHERE ${whereClause(params, where)}`;
+  return params.compile(lock ? shape.lockForUpdate(select) : select);
 }

@@ -6,8 +6,8 @@
  */
 import type { ColumnValues, Key } from '../plan/plan';
 import type { ResourceTable } from '../resource';
+import type { SqlShape } from '../sql-shape';
 import type { CompiledQuery } from './compiled-query';
-import type { SqlDialect } from './dialect';
 import { type Match, whereClause } from './match';
 import { ParamList } from './param-list';
 
@@ -17,7 +17,7 @@ export interface KeyedValues {
 }
 
 export function compileUpdateRows(
-  dialect: SqlDialect,
+  shape: SqlShape,
   table: Pick<ResourceTable, 'schema' | 'table'>,
   keyColumns: readonly string[],
   rows: readonly KeyedValues[],
@@ -25,10 +25,10 @@ export function compileUpdateRows(
 ): CompiledQuery {
   const columns = Object.keys(rows[0]?.values ?? {});
   if (columns.length === 0 || keyColumns.length === 0) throw new Error('compileUpdateRows needs columns and a key');
-  const params = new ParamList(dialect);
-  const keyCols = keyColumns.map((c) => dialect.quoteIdentifier(c));
+  const params = new ParamList(shape);
+  const keyCols = keyColumns.map((c) => shape.quoteIdentifier(c));
   const set = columns.map((column) => {
-    const col = dialect.quoteIdentifier(column);
+    const col = shape.quoteIdentifier(column);
     const whens = rows.map(({ key, values }) => {
       const match = keyCols.map((c, i) => `${c} = ${params.add(key[i] ?? null)}`).join(' AND ');
       return `WHEN ${match} THEN ${params.add(values[column] ?? null)}`;
@@ -36,5 +36,5 @@ export function compileUpdateRows(
     return `${col} = CASE ${whens.join(' ')} ELSE ${col} END`;
   });
   const where = whereClause(params, [{ columns: keyColumns, keys: rows.map((r) => r.key) }, ...only]);
-  return params.compile(`UPDATE ${dialect.quoteTable(table)} SET ${set.join(', ')} WHERE ${where}`);
+  return params.compile(`UPDATE ${shape.quoteTable(table)} SET ${set.join(', ')} WHERE ${where}`);
 }

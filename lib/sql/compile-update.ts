@@ -1,21 +1,21 @@
 /** UPDATE of the rows of one table that match every Match and column filter. Values are always parameters. Pure. */
 import type { ColumnValues } from '../plan/plan';
 import type { ResourceTable } from '../resource';
+import type { SqlShape } from '../sql-shape';
 import type { CompiledQuery } from './compiled-query';
-import type { SqlDialect } from './dialect';
 import { type ColumnFilter, type Match, whereClause } from './match';
 import { ParamList } from './param-list';
 
 export function compileUpdate(
-  dialect: SqlDialect,
+  shape: SqlShape,
   table: Pick<ResourceTable, 'schema' | 'table'>,
   values: ColumnValues,
   where: readonly Match[],
   filters: readonly ColumnFilter[] = [],
 ): CompiledQuery {
-  const params = new ParamList(dialect);
+  const params = new ParamList(shape);
   const set = Object.keys(values)
-    .map((c) => `${dialect.quoteIdentifier(c)} = ${params.add(values[c] ?? null)}`)
+    .map((c) => `${shape.quoteIdentifier(c)} = ${params.add(values[c] ?? null)}`)
     .join(', ');
-  return params.compile(`UPDATE ${dialect.quoteTable(table)} SET ${set} WHERE ${whereClause(params, where, filters)}`);
+  return params.compile(`UPDATE ${shape.quoteTable(table)} SET ${set} WHERE ${whereClause(params, where, filters)}`);
 }

@@ -1,6 +1,6 @@
 /**
- * A compiled statement: SQL text in one dialect and its parameters, in placeholder order. Values are only ever
- * parameters, never spliced into the text. lib/db runs it as a Statement. Types only.
+ * A compiled statement: SQL text of one database engine and its parameters, in placeholder order. Values are only
+ * ever parameters, never spliced into the text. lib/db runs it as a Statement. Types only.
  */
 import type { Value } from '../values';
 

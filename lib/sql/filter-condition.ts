@@ -14,7 +14,7 @@ export function filterCondition(filter: TypedFilter, target: string, params: Par
     case 'notnull':
       return `${target} IS NOT NULL`;
     case 'like':
-      return params.dialect.like(target, filter.text, params.add(filter.value));
+      return params.shape.like(target, filter.text, params.add(filter.value));
     case 'in':
       return `${target} IN (${filter.values.map((v) => params.add(v)).join(', ')})`;
     default:

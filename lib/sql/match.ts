@@ -28,28 +28,26 @@ export function whereClause(params: ParamList, where: readonly Match[], filters:
   if (where.length === 0 && filters.length === 0) throw new Error('A statement without a condition is never compiled');
   return [
     ...where.map((m) => (m.byValue ? valuesCondition : keyCondition)(params, m.columns, m.keys)),
-    ...filters.map((f) => filterCondition(f.filter, params.dialect.quoteIdentifier(f.column), params)),
+    ...filters.map((f) => filterCondition(f.filter, params.shape.quoteIdentifier(f.column), params)),
   ].join(' AND ');
 }
 
-/** `col = $1 AND col2 = $2` for one key, or `(a, b) IN ((..), (..))` / `a IN (..)` for several. */
+/** `col = $1 AND col2 = $2` for one key; for several, the SQL shape's IN list (`a IN (..)`, `(a, b) IN (..)`). */
 function keyCondition(params: ParamList, columns: readonly string[], keys: readonly (readonly Value[])[]): string {
-  const cols = columns.map((c) => params.dialect.quoteIdentifier(c));
+  const cols = columns.map((c) => params.shape.quoteIdentifier(c));
   if (keys.length === 1) {
     const key = keys[0] as readonly Value[];
     return cols.map((c, i) => `${c} = ${params.add(key[i] ?? null)}`).join(' AND ');
   }
-  const tuple = (key: readonly Value[]) => {
-    const items = columns.map((_, i) => params.add(key[i] ?? null));
-    return cols.length === 1 ? (items[0] as string) : `(${items.join(', ')})`;
-  };
-  const left = cols.length === 1 ? (cols[0] as string) : `(${cols.join(', ')})`;
-  return `${left} IN (${keys.map(tuple).join(', ')})`;
+  return params.shape.keyIn(
+    cols,
+    keys.map((key) => columns.map((_, i) => params.add(key[i] ?? null))),
+  );
 }
 
 /** `((a = $1 AND b IS NULL) OR (...))`: rows equal to one of `rows` in every column, NULL matching NULL. */
 function valuesCondition(params: ParamList, columns: readonly string[], rows: readonly (readonly Value[])[]): string {
-  const cols = columns.map((c) => params.dialect.quoteIdentifier(c));
+  const cols = columns.map((c) => params.shape.quoteIdentifier(c));
   const one = (row: readonly Value[]) =>
     cols
       .map((c, i) => {

@@ -1,18 +1,19 @@
 /**
- * Collects a statement's parameters while its text is written: `add` binds a value (as the dialect's driver
+ * Collects a statement's parameters while its text is written: `add` binds a value (as the engine's driver
  * takes it) and returns its placeholder. Values never enter the text. Pure.
  */
+
+import type { SqlShape } from '../sql-shape';
 import type { Value } from '../values';
 import type { CompiledQuery } from './compiled-query';
-import type { SqlDialect } from './dialect';
 
 export class ParamList {
   private readonly values: Value[] = [];
-  constructor(readonly dialect: SqlDialect) {}
+  constructor(readonly shape: SqlShape) {}
 
   add(value: Value): string {
-    this.values.push(this.dialect.toParam(value));
-    return this.dialect.placeholder(this.values.length);
+    this.values.push(this.shape.toParam(value));
+    return this.shape.placeholder(this.values.length);
   }
 
   compile(text: string, returning = false): CompiledQuery {

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import mysql from 'mysql2/promise';
 import postgres from 'postgres';
-import { dialectOf } from '../../lib/db/select-database';
+import { engineOfUrl } from '../../lib/db/engines/registry';
 
 export const BENCH_DATABASE = 'rrs_bench_cap';
 export const WIDE_ROWS = 20_000;
@@ -20,7 +20,7 @@ interface Connection {
 }
 
 async function connect(url: string): Promise<Connection> {
-  if (dialectOf(url) === 'postgres') {
+  if (engineOfUrl(url).name === 'postgres') {
     const sql = postgres(url, { max: 1, onnotice: () => {} });
     return { query: async (text) => [...(await sql.unsafe(text))], end: () => sql.end() };
   }
@@ -39,7 +39,7 @@ export async function benchDatabase(url: string): Promise<{ url: string; version
   const admin = await connect(url);
   try {
     const [row] = await admin.query('select version() as version');
-    if (dialectOf(url) === 'mysql')
+    if (engineOfUrl(url).name === 'mysql')
       await admin.query(`create database if not exists ${BENCH_DATABASE} character set utf8mb4`);
     else if ((await admin.query(`select 1 from pg_database where datname = '${BENCH_DATABASE}'`)).length === 0)
       await admin.query(`create database ${BENCH_DATABASE}`);
@@ -78,10 +78,10 @@ const wideRow: Table = {
 /** The numbers 1 to n, as a table with one column, seq. */
 async function numbers(db: Connection, onMysql: boolean, n: number): Promise<string> {
   if (!onMysql) return `generate_series(1, ${n}) as numbers(seq)`;
-  const engine = await db.query(
+  const sequenceEngine = await db.query(
     `select 1 from information_schema.engines where engine = 'SEQUENCE' and support in ('YES', 'DEFAULT')`,
   );
-  if (engine.length > 0) return `seq_1_to_${n}`; // MariaDB's sequence engine
+  if (sequenceEngine.length > 0) return `seq_1_to_${n}`; // MariaDB's sequence engine
   // MySQL: one digit per power of ten, cross joined
   const digits =
     '(select 0 as d union all select 1 union all select 2 union all select 3 union all select 4 union all select 5 union all select 6 union all select 7 union all select 8 union all select 9)';
@@ -106,7 +106,7 @@ async function fill(db: Connection, onMysql: boolean, table: Table, n: number): 
 
 /** Fills big_row with `rows` rows and wide_row with 20,000 in the database at `url`; a line per table. */
 export async function fillBenchTables(url: string, rows: number): Promise<string[]> {
-  const onMysql = dialectOf(url) === 'mysql';
+  const onMysql = engineOfUrl(url).name === 'mysql';
   const db = await connect(url);
   try {
     return [await fill(db, onMysql, bigRow, rows), await fill(db, onMysql, wideRow, WIDE_ROWS)];

@@ -3,7 +3,8 @@
  * no clock), as INSERT statements with explicit ids, followed by the statements that move each generated-key
  * sequence past those ids. A few fixed rows exercise edge cases (see DEMO_EDGE_CASES).
  */
-import { DEMO_TABLES, type DemoDialect, type DemoTable } from './schema';
+import type { EngineName } from '../../lib/resource';
+import { DEMO_TABLES, type DemoTable } from './schema';
 import { insertStatements, type SqlValue } from './sql-text';
 import { DEMO_WORDS as W } from './words';
 
@@ -262,9 +263,9 @@ const GENERATED_KEYS = {
   price_change: 'change_id',
 };
 
-function sequenceResets(dialect: DemoDialect, data: DemoRows): string[] {
+function sequenceResets(engine: EngineName, data: DemoRows): string[] {
   return Object.entries(GENERATED_KEYS).map(([table, column]) => {
-    if (dialect === 'postgres') {
+    if (engine === 'postgres') {
       return `select setval(pg_get_serial_sequence('${table}', '${column}'), (select max(${column}) from ${table}))`;
     }
     const maxId = Math.max(...data[table as DemoTable].rows.map((row) => Number(row[0])));
@@ -273,10 +274,10 @@ function sequenceResets(dialect: DemoDialect, data: DemoRows): string[] {
 }
 
 /** INSERT statements for every demo row (tables in dependency order), then the sequence resets. */
-export function demoData(dialect: DemoDialect): string[] {
+export function demoData(engine: EngineName): string[] {
   const data = demoRows();
   const inserts = DEMO_TABLES.flatMap((table) =>
-    insertStatements(table, data[table].columns, data[table].rows, dialect),
+    insertStatements(table, data[table].columns, data[table].rows, engine),
   );
-  return [...inserts, ...sequenceResets(dialect, data)];
+  return [...inserts, ...sequenceResets(engine, data)];
 }

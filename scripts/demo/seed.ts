@@ -8,21 +8,17 @@
  */
 import mysql from 'mysql2/promise';
 import postgres from 'postgres';
+import { engineOfUrl } from '../../lib/db/engines/registry';
 import { maskUrl } from '../../lib/db/mask-url';
+import type { EngineName } from '../../lib/resource';
 import { demoData } from './data';
-import { type DemoDialect, demoSchema } from './schema';
+import { demoSchema } from './schema';
 
 export type RunSql = (sql: string) => Promise<unknown>;
 
 /** Runs the schema, then the data, one statement at a time, in order. */
-export async function seedDemo(run: RunSql, dialect: DemoDialect): Promise<void> {
-  for (const statement of [...demoSchema(dialect), ...demoData(dialect)]) await run(statement);
-}
-
-function dialectOf(url: string): DemoDialect {
-  if (/^postgres(ql)?:\/\//i.test(url)) return 'postgres';
-  if (/^mysql:\/\//i.test(url)) return 'mysql';
-  throw new Error('Expected a postgres://, postgresql:// or mysql:// URL');
+export async function seedDemo(run: RunSql, engine: EngineName): Promise<void> {
+  for (const statement of [...demoSchema(engine), ...demoData(engine)]) await run(statement);
 }
 
 /** The database name of a URL, and the same URL pointing at a database that always exists. */
@@ -65,7 +61,7 @@ async function seedMysql(url: string): Promise<void> {
 
 /** Seeds the database at `url`: PostgreSQL through postgres.js, MySQL/MariaDB through mysql2. */
 export async function seedUrl(url: string): Promise<void> {
-  await (dialectOf(url) === 'postgres' ? seedPostgres(url) : seedMysql(url));
+  await (engineOfUrl(url).name === 'postgres' ? seedPostgres(url) : seedMysql(url));
 }
 
 async function main(): Promise<void> {

@@ -9,22 +9,22 @@
  * authorizer verifies every token before the handler, which only reads it; yet V8 parses its ~85 KB with the rest of
  * the bundle, ~2 ms of every cold start. (serverless-offline runs the bundles with the project's node_modules, where
  * it finds jose to verify tokens itself.)
- * With --param="engine=postgres" (or mysql) the other database driver is left out too: bundle-define.js already
- * makes its code dead, and this keeps the package from being installed next to the bundle (see engine.js).
+ * With --param="engine=postgres" (or mysql) the other database drivers are left out too: bundle-define.js already
+ * makes their code dead, and this keeps their packages from being installed next to the bundle (see engine.js).
  */
-const { excludedDriver } = require('./engine');
+const { excludedDrivers } = require('./engine');
 
 module.exports = async ({ resolveVariable }) => {
   const flag = async (variables) => String((await resolveVariable(`${variables}, ''`)) || '').trim() === 'true';
   const iam = await flag('param:databaseIamAuth, env:DATABASE_IAM_AUTH');
   const tracing = await flag('param:tracing, env:POWERTOOLS_TRACE_ENABLED');
-  const driver = excludedDriver(await resolveVariable("param:engine, ''"));
+  const drivers = excludedDrivers(await resolveVariable("param:engine, ''"));
   return [
     '@aws-sdk/client-s3',
     '@aws-sdk/client-secrets-manager',
     ...(iam ? [] : ['@aws-sdk/rds-signer']),
     ...(tracing ? [] : ['@aws-lambda-powertools/tracer']),
     'jose',
-    ...(driver ? [driver] : []),
+    ...drivers,
   ];
 };

@@ -3,8 +3,9 @@
  * check of every URL the functions will see, for its form and for a password. Pure. A URL may carry a password,
  * so no message ever repeats one: a URL is named by its param or variable, an entry of a list by its position.
  */
+const { databaseSchemes } = require('./engine');
+
 const docs = 'docs/deployment.md';
-const databaseSchemes = ['postgres:', 'postgresql:', 'mysql:', 'mariadb:'];
 /** Query parameters that carry a password (`?password=`, `?sslpassword=`), which would land in the template. */
 const passwordParam = /pass|secret|token/i;
 
@@ -49,12 +50,17 @@ function urlParams(p, fromEnvironment, out) {
 /** The URLs that parse, each checked for a password; never the URL itself in a message. */
 function checkUrls(urls, out) {
   const parsed = urls.map(({ name, value, label }) => ({ label: label || labelOf(name), url: parseUrl(value) }));
-  for (const { label, url } of parsed)
-    if (!url) out.errors.push(`${label} is not a database URL (postgres://, postgresql://, mysql:// or mariadb://)`);
+  for (const { label, url } of parsed) if (!url) out.errors.push(`${label} is not a database URL (${schemeList})`);
   const valid = parsed.filter((u) => u.url);
   for (const { label, url } of valid) if (carriesPassword(url)) out.errors.push(passwordRefused(label));
   return valid;
 }
+
+/** `postgres://, postgresql://, mysql:// or mariadb://` */
+const schemeList = databaseSchemes
+  .map((scheme) => `${scheme}//`)
+  .join(', ')
+  .replace(/, ([^,]*)$/, ' or $1');
 
 function passwordRefused(label) {
   return (

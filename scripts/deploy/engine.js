@@ -1,50 +1,67 @@
 /**
- * The database engines a deployment's bundles carry: --param="engine=postgres" (only postgres.js), mysql (only
- * mysql2) or both (the default). One engine keeps the other driver's code out of every function bundle (mysql2
- * and its character sets are ~1 MB minified, postgres.js ~40 KB), which is most of a PostgreSQL bundle's size and
- * cold start. Pure: read by bundle-define.js and bundle-exclude.js (what esbuild leaves out) and by
- * deploy-settings.js (the param's value, and every database URL against it).
+ * The database engines a deployment's bundles carry: --param="engine=NAME" (only that engine's driver, e.g.
+ * postgres: only postgres.js; mysql: only mysql2) or both (the default: every driver). One engine keeps the other
+ * drivers' code out of every function bundle (mysql2 and its character sets are ~1 MB minified, postgres.js ~40 KB),
+ * which is most of a PostgreSQL bundle's size and cold start. The engines are the service's own: each folder of
+ * lib/db/engines/ with an engine.json (its label, URL schemes and, under `deploy`, the databases its driver serves
+ * and the driver's npm packages), listed in their `listOrder`. Pure: read by bundle-define.js and bundle-exclude.js
+ * (what esbuild leaves out), by database-urls.js (the URL schemes) and by deploy-settings.js (the param's value, and
+ * every database URL against it).
  */
-const engines = ['postgres', 'mysql', 'both'];
-/** The URL schemes of each engine's databases. */
-const schemes = { postgres: ['postgres:', 'postgresql:'], mysql: ['mysql:', 'mariadb:'] };
-const names = { postgres: 'PostgreSQL', mysql: 'MySQL' };
-/** The npm package of each engine's driver. */
-const driverPackages = { postgres: 'postgres', mysql: 'mysql2' };
+const { existsSync, readdirSync } = require('node:fs');
+const path = require('node:path');
 
-/** 'postgres' or 'mysql' when the param names one engine; undefined for both, none, or a wrong value. */
+const enginesDir = path.join(__dirname, '..', '..', 'lib', 'db', 'engines');
+
+/** Every engine: { name, label, schemes (with their colon, as URL.protocol has them), databases, driverPackages }. */
+const engines = readdirSync(enginesDir, { withFileTypes: true })
+  .filter((entry) => entry.isDirectory() && existsSync(path.join(enginesDir, entry.name, 'engine.json')))
+  .map((entry) => ({ name: entry.name, ...require(path.join(enginesDir, entry.name, 'engine.json')) }))
+  .sort((a, b) => a.listOrder - b.listOrder)
+  .map(({ name, label, schemes, deploy }) => ({
+    name,
+    label,
+    schemes: schemes.map((scheme) => `${scheme}:`),
+    databases: deploy.databases,
+    driverPackages: deploy.driverPackages,
+  }));
+
+/** Every URL scheme of a database the service serves, with its colon (`postgres:`). */
+const databaseSchemes = engines.flatMap((engine) => engine.schemes);
+
+/** The engine the param names, when it names one; undefined for both, none, or a wrong value. */
 function singleEngine(value) {
-  const engine = String(value ?? '').trim();
-  return engine === 'postgres' || engine === 'mysql' ? engine : undefined;
+  const name = String(value ?? '').trim();
+  return engines.find((engine) => engine.name === name);
 }
 
-/** The driver package a single-engine bundle leaves out, if any. */
-function excludedDriver(value) {
+/** The driver packages a single-engine bundle leaves out: every other engine's. */
+function excludedDrivers(value) {
   const engine = singleEngine(value);
-  if (!engine) return undefined;
-  return driverPackages[engine === 'postgres' ? 'mysql' : 'postgres'];
+  if (!engine) return [];
+  return engines.filter((other) => other !== engine).flatMap((other) => other.driverPackages);
 }
 
 /** The param's value, then every parsed URL ({ label, url: URL }) against it; errors go to out.errors. */
 function checkEngine(value, urls, out) {
-  if (value && !engines.includes(value)) {
-    out.errors.push(
-      `--param="engine=${value}" is not understood: give postgres (bundle only the PostgreSQL driver), mysql ` +
-        '(only the MySQL/MariaDB driver) or both (the default)',
+  if (value && value !== 'both' && !engines.some((engine) => engine.name === value)) {
+    const choices = engines.map(
+      (engine, i) => `${engine.name} (${i === 0 ? 'bundle only' : 'only'} the ${engine.databases} driver)`,
     );
+    out.errors.push(`--param="engine=${value}" is not understood: give ${choices.join(', ')} or both (the default)`);
     return;
   }
   const engine = singleEngine(value);
   if (!engine) return;
   for (const { label, url } of urls) {
-    if (schemes[engine].includes(url.protocol)) continue;
-    const other = engine === 'postgres' ? 'mysql' : 'postgres';
+    if (engine.schemes.includes(url.protocol)) continue;
+    const other = engines.find((e) => e.schemes.includes(url.protocol));
     out.errors.push(
-      `${label} is a ${names[other]} URL (${url.protocol}//), but --param="engine=${engine}" leaves the ` +
-        `${names[other]} driver out of the bundles, so every request to it would fail. Give ` +
-        `--param="engine=${other}" or --param="engine=both", or a ${schemes[engine][0]}// URL`,
+      `${label} is a ${other.label} URL (${url.protocol}//), but --param="engine=${engine.name}" leaves the ` +
+        `${other.label} driver out of the bundles, so every request to it would fail. Give ` +
+        `--param="engine=${other.name}" or --param="engine=both", or a ${engine.schemes[0]}// URL`,
     );
   }
 }
 
-module.exports = { checkEngine, excludedDriver, singleEngine };
+module.exports = { checkEngine, databaseSchemes, engines, excludedDrivers, singleEngine };

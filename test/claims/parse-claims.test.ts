@@ -3,16 +3,16 @@
  * query is split at them, what the catalog probe runs, and which queries are broken definitions. Pure.
  */
 import { parseClaims, probeQuery } from '../../lib/definitions/parse-claims';
-import type { ClaimPlaceholder, ClaimQuery, Dialect } from '../../lib/resource';
-import { serviceErrorOf } from '../support/resources';
+import type { ClaimPlaceholder, ClaimQuery, EngineName } from '../../lib/resource';
+import { engineNames, serviceErrorOf } from '../support/resources';
 
 const file = '/defs/Mine.xml';
-const both: readonly Dialect[] = ['postgres', 'mysql'];
+const both = engineNames;
 
 const v = (name: string): ClaimPlaceholder => ({ name, use: 'value' });
 const condition = (name: string): ClaimPlaceholder => ({ name, use: 'condition' });
 
-const found: { name: string; query: string; dialects?: readonly Dialect[]; parsed: ClaimQuery | undefined }[] = [
+const found: { name: string; query: string; engines?: readonly EngineName[]; parsed: ClaimQuery | undefined }[] = [
   { name: 'no placeholder: the query is left as it is', query: 'select id from t', parsed: undefined },
   {
     name: 'braces inside a string are not a placeholder',
@@ -54,13 +54,13 @@ const found: { name: string; query: string; dialects?: readonly Dialect[]; parse
   {
     name: 'MySQL: a backslash escapes a quote; # starts a comment',
     query: "select id from t where note = 'it\\'s' and owner = {{claim:sub}} # {{claim:c}}",
-    dialects: ['mysql'],
+    engines: ['mysql'],
     parsed: { parts: ["select id from t where note = 'it\\'s' and owner = ", ' # {{claim:c}}'], claims: [v('sub')] },
   },
   {
     name: 'PostgreSQL: quoted names and E strings',
     query: "select \"a{{b}}\" from t where note = E'x\\'y' and owner = {{claim:sub}}",
-    dialects: ['postgres'],
+    engines: ['postgres'],
     parsed: { parts: ["select \"a{{b}}\" from t where note = E'x\\'y' and owner = ", ''], claims: [v('sub')] },
   },
   {
@@ -94,7 +94,7 @@ const uses: { query: string; use: ClaimPlaceholder['use'] }[] = [
   { query: 'select id from t where a = 1 and {{claim:x}} || b = c', use: 'value' },
 ];
 
-const broken: { name: string; query: string; dialects?: readonly Dialect[]; message: string }[] = [
+const broken: { name: string; query: string; engines?: readonly EngineName[]; message: string }[] = [
   {
     name: 'a placeholder inside a string',
     query: "select id from t where owner = '{{claim:sub}}'",
@@ -114,13 +114,13 @@ const broken: { name: string; query: string; dialects?: readonly Dialect[]; mess
   {
     name: 'MySQL: inside backquotes',
     query: 'select id from t where `{{claim:sub}}` = 1',
-    dialects: ['mysql'],
+    engines: ['mysql'],
     message: 'stands inside quotes (`{{claim:sub}}`)',
   },
   {
     name: 'PostgreSQL: inside a dollar-quoted string',
     query: ['select id from t where owner = $q$', '{{claim:sub}}', '$q$'].join(''),
-    dialects: ['postgres'],
+    engines: ['postgres'],
     message: 'stands inside quotes ($q$',
   },
   {
@@ -150,14 +150,14 @@ const broken: { name: string; query: string; dialects?: readonly Dialect[]; mess
 ];
 
 describe('parseClaims', () => {
-  for (const { name, query, dialects = both, parsed } of found) {
-    it.each(dialects)(`${name} (%s)`, (dialect) => {
-      expect(parseClaims(file, query, dialect)).toEqual(parsed);
+  for (const { name, query, engines = both, parsed } of found) {
+    it.each(engines)(`${name} (%s)`, (engine) => {
+      expect(parseClaims(file, query, engine)).toEqual(parsed);
     });
   }
-  for (const { name, query, dialects = both, message } of broken) {
-    it.each(dialects)(`${name} is a broken definition (%s)`, (dialect) => {
-      const error = serviceErrorOf(() => parseClaims(file, query, dialect));
+  for (const { name, query, engines = both, message } of broken) {
+    it.each(engines)(`${name} is a broken definition (%s)`, (engine) => {
+      const error = serviceErrorOf(() => parseClaims(file, query, engine));
       expect(error).toMatchObject({ status: 500, code: 'definition_invalid' });
       expect(error.message).toContain(message);
     });
@@ -166,7 +166,7 @@ describe('parseClaims', () => {
 
 describe('how a placeholder is used', () => {
   it.each(uses)('$query: $use', ({ query, use }) => {
-    for (const dialect of both) expect(parseClaims(file, query, dialect)?.claims).toEqual([{ name: 'x', use }]);
+    for (const engine of both) expect(parseClaims(file, query, engine)?.claims).toEqual([{ name: 'x', use }]);
   });
   it('a condition and a value of the same claim', () => {
     expect(parseClaims(file, 'select id from t where {{claim:a}} or owner = {{claim:a}}', 'mysql')?.claims).toEqual([

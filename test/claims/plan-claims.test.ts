@@ -4,20 +4,20 @@
  */
 
 import { findClaim } from '../../lib/auth/find-claim';
+import { sqlShapeOf } from '../../lib/db/engines/registry';
 import type { CallerQuery, Claims, SelectSpec } from '../../lib/plan/plan';
 import { planCallerQuery } from '../../lib/plan/plan-caller-query';
 import { planRead } from '../../lib/plan/plan-read';
 import { planWrite } from '../../lib/plan/plan-write';
 import type { WriteRequest } from '../../lib/request/resource-request';
-import type { ClaimPlaceholder, Dialect, SqlResource } from '../../lib/resource';
+import type { ClaimPlaceholder, EngineName, SqlResource } from '../../lib/resource';
 import { compileSelect, compileSelectWhere } from '../../lib/sql/compile-select';
 import type { CompiledQuery } from '../../lib/sql/compiled-query';
-import { sqlDialect } from '../../lib/sql/dialect';
-import { bookResource, dialects, serviceErrorOf, serviceErrorOfAsync } from '../support/resources';
+import { bookResource, engineNames, serviceErrorOf, serviceErrorOfAsync } from '../support/resources';
 
 /** Book, its query limited per caller: `owner = {{claim:sub}} and shelf in ({{claim:org.shelf}}, 0)`. */
-function mine(dialect: Dialect): SqlResource {
-  const book = bookResource(dialect);
+function mine(engine: EngineName): SqlResource {
+  const book = bookResource(engine);
   const parts = [`${book.query} where owner = `, ' and shelf in (', ', 0)'];
   const claims = [value('sub'), value('org.shelf')];
   return { ...book, name: 'MyBooks', claimQuery: { parts, claims } };
@@ -26,8 +26,8 @@ function mine(dialect: Dialect): SqlResource {
 const value = (name: string): ClaimPlaceholder => ({ name, use: 'value' });
 
 /** Book for callers who are admins or owners: `{{claim:admin}} or owner like {{claim-prefix:team}}`. */
-function teams(dialect: Dialect): SqlResource {
-  const book = bookResource(dialect);
+function teams(engine: EngineName): SqlResource {
+  const book = bookResource(engine);
   const parts = [`${book.query} where `, ' or owner like ', ''];
   const claims: ClaimPlaceholder[] = [
     { name: 'admin', use: 'condition' },
@@ -144,15 +144,15 @@ describe('a claim used as a condition, and a prefix claim', () => {
 });
 
 describe('planRead and planWrite carry the caller query', () => {
-  it.each(dialects)('a read through a query with claims (%s)', (dialect) => {
-    const plan = planRead(mine(dialect), { query: { filters: [] }, pathKeys: ['3'] }, aliceClaims, 100);
-    expect(plan.query).toEqual({ parts: mine(dialect).claimQuery?.parts, values: ['alice', 'top'] });
+  it.each(engineNames)('a read through a query with claims (%s)', (engine) => {
+    const plan = planRead(mine(engine), { query: { filters: [] }, pathKeys: ['3'] }, aliceClaims, 100);
+    expect(plan.query).toEqual({ parts: mine(engine).claimQuery?.parts, values: ['alice', 'top'] });
     expect(plan.select.filters).toEqual([{ label: 'id', op: 'eq', value: 3n }]);
   });
 
-  it.each(dialects)('a read without claims has no query of its own (%s)', (dialect) => {
+  it.each(engineNames)('a read without claims has no query of its own (%s)', (engine) => {
     expect(
-      planRead(bookResource(dialect), { query: { filters: [] }, pathKeys: [] }, aliceClaims, 100),
+      planRead(bookResource(engine), { query: { filters: [] }, pathKeys: [] }, aliceClaims, 100),
     ).not.toHaveProperty('query');
   });
 
@@ -163,19 +163,19 @@ describe('planRead and planWrite carry the caller query', () => {
     query: { filters: [] },
   } as unknown as WriteRequest;
 
-  it.each(dialects)('a write through a query with claims (%s)', async (dialect) => {
-    const plan = await planWrite(mine(dialect), del, aliceClaims);
+  it.each(engineNames)('a write through a query with claims (%s)', async (engine) => {
+    const plan = await planWrite(mine(engine), del, aliceClaims);
     expect(plan).toMatchObject({ kind: 'delete', query: { values: ['alice', 'top'] } });
   });
 
-  it.each(dialects)('a missing claim stops a write before anything else (%s)', async (dialect) => {
-    expect(await serviceErrorOfAsync(() => planWrite(mine(dialect), del, {}))).toMatchObject({
+  it.each(engineNames)('a missing claim stops a write before anything else (%s)', async (engine) => {
+    expect(await serviceErrorOfAsync(() => planWrite(mine(engine), del, {}))).toMatchObject({
       code: 'claim_missing',
     });
   });
 
-  it.each(dialects)('a query with claims that does not select its key serves reads only (%s)', async (dialect) => {
-    const resource = mine(dialect);
+  it.each(engineNames)('a query with claims that does not select its key serves reads only (%s)', async (engine) => {
+    const resource = mine(engine);
     const keyless = { ...resource, fields: resource.fields.filter((f) => f.label !== 'id') };
     expect(await serviceErrorOfAsync(() => planWrite(keyless, del, aliceClaims))).toEqual({
       name: 'BadRequestError',
@@ -244,15 +244,15 @@ const selects: { name: string; spec: SelectSpec; postgres: CompiledQuery; mysql:
 
 describe('compileSelect with a caller query', () => {
   for (const { name, spec, ...expected } of selects) {
-    it.each(dialects)(`${name} (%s)`, (dialect) => {
-      expect(compileSelect(sqlDialect(dialect), callerQuery, spec)).toEqual(expected[dialect]);
+    it.each(engineNames)(`${name} (%s)`, (engine) => {
+      expect(compileSelect(sqlShapeOf(engine), callerQuery, spec)).toEqual(expected[engine]);
     });
   }
 
-  it.each(dialects)('a boolean claim is bound as the driver takes it (%s)', (dialect) => {
+  it.each(engineNames)('a boolean claim is bound as the driver takes it (%s)', (engine) => {
     const query = { parts: ['select id from t where open = ', ''], values: [true] };
-    expect(compileSelect(sqlDialect(dialect), query, { filters: [], orderBy: [] }).params).toEqual([
-      dialect === 'mysql' ? 1 : true,
+    expect(compileSelect(sqlShapeOf(engine), query, { filters: [], orderBy: [] }).params).toEqual([
+      engine === 'mysql' ? 1 : true,
     ]);
   });
 });
@@ -261,10 +261,10 @@ describe('compileSelectWhere with a lock', () => {
   it.each([
     ['postgres', 'SELECT "id" FROM "s"."book" WHERE "id" IN ($1, $2) FOR UPDATE'],
     ['mysql', 'SELECT `id` FROM `s`.`book` WHERE `id` IN (?, ?) FOR UPDATE'],
-  ] as const)('%s', (dialect, text) => {
+  ] as const)('%s', (engine, text) => {
     const book = { schema: 's', table: 'book' };
-    expect(
-      compileSelectWhere(sqlDialect(dialect), book, ['id'], [{ columns: ['id'], keys: [[1], [2]] }], true),
-    ).toEqual({ text, params: [1, 2] });
+    expect(compileSelectWhere(sqlShapeOf(engine), book, ['id'], [{ columns: ['id'], keys: [[1], [2]] }], true)).toEqual(
+      { text, params: [1, 2] },
+    );
   });
 });

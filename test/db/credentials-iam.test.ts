@@ -178,6 +178,23 @@ if (binDir) {
         process.env.AWS_ACCESS_KEY_ID = awsEnv.AWS_ACCESS_KEY_ID;
       }
     });
+
+    it('no credentials to sign with, for calls side by side: each call says so, none takes it from another', async () => {
+      const config = readConfig({ DATABASE_URL: url('?sslmode=require'), DATABASE_IAM_AUTH: 'true', ...pool });
+      delete process.env.AWS_ACCESS_KEY_ID;
+      try {
+        const db = await selectDatabase(config);
+        const errors = await Promise.all([1, 2, 3].map(() => failure(() => db.run(select))));
+        for (const error of errors) {
+          expect(error).toMatchObject({
+            code: 'database_unreachable',
+            message: expect.stringMatching(/^Signing an IAM authentication token for user /),
+          });
+        }
+      } finally {
+        process.env.AWS_ACCESS_KEY_ID = awsEnv.AWS_ACCESS_KEY_ID;
+      }
+    });
   });
 }
 

@@ -1,15 +1,15 @@
 /**
  * Table tests of the database login's pure parts: the RDS secret JSON read and checked (never quoting a value of
- * it), the URL a secret describes, the region of a secret's ARN, TLS under IAM for each driver, and the
- * configurations that are refused before anything is fetched or signed. No database, no network.
+ * it), the URL a secret describes, TLS under IAM for each driver, and the configurations that are refused before
+ * anything is fetched or signed. No database, no network.
  */
 import { readConfig } from '../../lib/config';
-import { resolveLogin } from '../../lib/db/database-credentials';
-import { regionOfArn } from '../../lib/db/fetch-secret';
-import { mysqlOptions } from '../../lib/db/mysql-database';
-import { postgresIamTls } from '../../lib/db/postgres-database';
+import { explainMissingDatabase } from '../../lib/db/choose-database';
+import { mysqlOptions } from '../../lib/db/engines/mysql/mysql-pool-options';
+import { postgresOptions } from '../../lib/db/engines/postgres/postgres-options';
+import { iamSource } from '../../lib/db/iam-source';
+import { resolveLogin } from '../../lib/db/resolve-login';
 import { parseSecretLogin, urlFromSecret } from '../../lib/db/secret-login';
-import { explainMissingDatabase } from '../../lib/db/select-database';
 import { ServiceError } from '../../lib/errors';
 import { serviceErrorOf } from '../support/resources';
 
@@ -130,18 +130,11 @@ describe('urlFromSecret: the server a secret names, without its password', () =>
   });
 });
 
-describe('regionOfArn', () => {
-  it.each([
-    { arn, region: 'eu-west-1' },
-    { arn: 'arn:aws-cn:secretsmanager:cn-north-1:1:secret:x', region: 'cn-north-1' },
-    { arn: 'rrs/db', region: undefined },
-    { arn: 'arn:aws:s3:::bucket', region: undefined },
-  ])('$arn', ({ arn, region }) => {
-    expect(regionOfArn(arn)).toBe(region);
-  });
-});
-
 describe('TLS when DATABASE_IAM_AUTH=true', () => {
+  const options = { connectTimeoutMs: 1000, statementTimeoutMs: 1000, poolSize: 1, idleTimeoutS: 1 };
+  // a source of IAM tokens, never asked for one here: the options only say how a token would travel
+  const iam = iamSource('postgres://app@h/db', 'eu-west-1');
+
   it.each([
     { url: 'postgres://app@h/db', ssl: 'verify-full' },
     { url: 'postgres://app@h/db?sslmode=verify-full', ssl: 'verify-full' },
@@ -149,30 +142,18 @@ describe('TLS when DATABASE_IAM_AUTH=true', () => {
     { url: 'postgres://app@h/db?ssl=true', ssl: 'verify-full' },
     { url: 'postgres://app@h/db?sslmode=require', ssl: 'require' },
   ])('PostgreSQL $url: $ssl', ({ url, ssl }) => {
-    expect(postgresIamTls(url)).toBe(ssl);
+    expect(postgresOptions(url, options, iam).ssl).toBe(ssl);
+    expect(postgresOptions(url, options).ssl).toBeUndefined();
   });
 
   it.each(['disable', 'allow', 'prefer'])('PostgreSQL sslmode=%s is refused', (mode) => {
-    expect(serviceErrorOf(() => postgresIamTls(`postgres://app@h/db?sslmode=${mode}`))).toEqual({
+    expect(serviceErrorOf(() => postgresOptions(`postgres://app@h/db?sslmode=${mode}`, options, iam))).toEqual({
       name: 'ConfigurationError',
       status: 500,
       code: 'configuration_invalid',
       message: `DATABASE_IAM_AUTH=true sends the IAM token as the password, so it needs TLS; the database URL has sslmode=${mode}: use sslmode=verify-full (the default) or sslmode=require`,
     });
   });
-
-  const options = { connectTimeoutMs: 1000, statementTimeoutMs: 1000, poolSize: 1, idleTimeoutS: 1 };
-  const iam = {
-    kind: 'iam' as const,
-    password: async () => 'token',
-    takeFailure: () => undefined,
-    version: 0,
-    renew: async () => false,
-    rejected: () => {
-      throw new Error('unused');
-    },
-    explain: (error: unknown) => error,
-  };
 
   it.each([
     { url: 'mysql://app@h/db', iamSsl: 'Amazon RDS', plainSsl: undefined },

@@ -4,10 +4,12 @@
  * per container, with DATABASE_URL absent or without a password. A rotated password (the user's password changed,
  * the secret updated) costs one failed login of a new connection, exactly one fetch again and a retry; a secret
  * that stays wrong is a clear 500, fetched again once per request, never a loop. The secret's failures (missing,
- * denied, not JSON, Secrets Manager unreachable) are 500s that name the ARN and no secret value.
+ * denied, not JSON, Secrets Manager unreachable) are 500s that name the ARN and no secret value; the secret is read
+ * in the region its ARN names.
  */
 import { readConfig } from '../../lib/config';
 import type { Database } from '../../lib/db/database';
+import { fetchSecret } from '../../lib/db/fetch-secret';
 import { closeDatabases, selectDatabase } from '../../lib/db/select-database';
 import { ServiceError } from '../../lib/errors';
 import { type CheckingServer, checkingServers, uniqueName } from '../support/credentials-servers';
@@ -43,6 +45,29 @@ async function failure(call: Promise<unknown>): Promise<{ status: number; code: 
   if (!(error instanceof ServiceError)) throw new Error(`expected a ServiceError, got ${String(error)}`);
   return { status: error.status, code: error.code, message: error.message };
 }
+
+describe("the secret is read in its ARN's region", () => {
+  it.each([
+    ['arn:aws:secretsmanager:eu-west-1:123456789012:secret:rrs/regions', 'eu-west-1'],
+    ['arn:aws-cn:secretsmanager:cn-north-1:1:secret:rrs/regions', 'cn-north-1'],
+    ['arn:aws:secretsmanager:us-east-2:123456789012:secret:rrs/regions', 'us-east-2'],
+  ])('%s: signed for %s', async (arn, region) => {
+    await fetchSecret(arn).catch(() => undefined);
+    expect(fake.regions(arn)).toEqual([region]);
+  });
+
+  it.each(['rrs/db', 'arn:aws:s3:::bucket', 'arn:aws:secretsmanager::1:secret:x'])(
+    '%s is no secret ARN: refused before any request',
+    async (arn) => {
+      expect(await failure(fetchSecret(arn))).toEqual({
+        status: 500,
+        code: 'database_unconfigured',
+        message: `DATABASE_SECRET_ARN is not a Secrets Manager secret ARN (arn:aws:secretsmanager:region:account:secret:name): ${arn}`,
+      });
+      expect(fake.calls(arn)).toBe(0);
+    },
+  );
+});
 
 describe("the secret's failures: a 500 naming the ARN, never a secret value", () => {
   const run = async (arn: string) =>

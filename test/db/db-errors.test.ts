@@ -1,14 +1,13 @@
 /**
  * Table tests of the database error boundary (error bodies, the unreachable database): statements rendered with
- * their values for messages, and driver errors of both dialects classified into the service's errors. Pure: no
+ * their values for messages, and driver errors of both engines classified into the service's errors. Pure: no
  * database.
  */
 import { classifyDbError, noAnswerError } from '../../lib/db/classify-error';
 import type { Statement } from '../../lib/db/database';
+import { engineNamed } from '../../lib/db/engines/registry';
 import { inlineParams } from '../../lib/db/inline-params';
-import { mysqlErrors } from '../../lib/db/mysql-errors';
-import { postgresErrors } from '../../lib/db/postgres-errors';
-import type { Dialect } from '../../lib/resource';
+import type { EngineName } from '../../lib/resource';
 import { serviceErrorOf } from '../support/resources';
 
 describe('inlineParams', () => {
@@ -17,13 +16,13 @@ describe('inlineParams', () => {
   it.each([
     {
       name: 'postgres $n',
-      dialect: 'postgres',
+      engine: 'postgres',
       query: { text: 'SELECT * FROM t WHERE a = $1 AND b = $2', params: [7, 'x'] },
       expected: "SELECT * FROM t WHERE a = 7 AND b = 'x'",
     },
     {
       name: 'postgres $10 is not $1 followed by 0',
-      dialect: 'postgres',
+      engine: 'postgres',
       query: {
         text: 'VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)',
         params: eleven,
@@ -32,31 +31,31 @@ describe('inlineParams', () => {
     },
     {
       name: 'postgres placeholders out of order and repeated',
-      dialect: 'postgres',
+      engine: 'postgres',
       query: { text: 'SELECT $2, $1, $2', params: ['a', 'b'] },
       expected: "SELECT 'b', 'a', 'b'",
     },
     {
       name: 'mysql ? in order',
-      dialect: 'mysql',
+      engine: 'mysql',
       query: { text: 'SELECT * FROM t WHERE a = ? AND b IN (?, ?)', params: [1n, 'x', null] },
       expected: "SELECT * FROM t WHERE a = 1 AND b IN ('x', NULL)",
     },
     {
       name: 'strings with quotes are doubled',
-      dialect: 'mysql',
+      engine: 'mysql',
       query: { text: 'SELECT ?', params: ["O'Brien's 1=1'--"] },
       expected: "SELECT 'O''Brien''s 1=1''--'",
     },
     {
       name: 'strings with quotes are doubled (postgres)',
-      dialect: 'postgres',
+      engine: 'postgres',
       query: { text: 'SELECT $1', params: ["it's"] },
       expected: "SELECT 'it''s'",
     },
     {
       name: 'every Value kind',
-      dialect: 'postgres',
+      engine: 'postgres',
       query: {
         text: 'SELECT $1, $2, $3, $4, $5, $6, $7, $8',
         params: [null, true, false, 2.5, 12345678901234567890n, new Uint8Array([1, 255]), '', '20.99'],
@@ -65,32 +64,32 @@ describe('inlineParams', () => {
     },
     {
       name: 'a missing parameter is NULL',
-      dialect: 'mysql',
+      engine: 'mysql',
       query: { text: 'SELECT ?, ?', params: ['a'] },
       expected: "SELECT 'a', NULL",
     },
     {
       name: 'placeholders inside quoted identifiers and strings are left alone (mysql)',
-      dialect: 'mysql',
+      engine: 'mysql',
       query: { text: 'SELECT `a?` FROM t WHERE x = \'?\' AND y = ? AND z = "?"', params: [5] },
       expected: 'SELECT `a?` FROM t WHERE x = \'?\' AND y = 5 AND z = "?"',
     },
     {
       name: 'placeholders inside quoted identifiers and strings are left alone (postgres)',
-      dialect: 'postgres',
+      engine: 'postgres',
       query: { text: "SELECT \"$1\" FROM t WHERE x = '$1 it''s' AND y = $1", params: ['v'] },
       expected: "SELECT \"$1\" FROM t WHERE x = '$1 it''s' AND y = 'v'",
     },
     {
       name: 'a statement without parameters is unchanged',
-      dialect: 'postgres',
+      engine: 'postgres',
       query: { text: 'SELECT * FROM (select 1) AS _r', params: [] },
       expected: 'SELECT * FROM (select 1) AS _r',
     },
-  ] as { name: string; dialect: Dialect; query: Statement; expected: string }[])(
+  ] as { name: string; engine: EngineName; query: Statement; expected: string }[])(
     '$name',
-    ({ dialect, query, expected }) => {
-      expect(inlineParams(query, dialect === 'postgres' ? 'numbered' : 'positional')).toBe(expected);
+    ({ engine, query, expected }) => {
+      expect(inlineParams(query, engineNamed(engine).errors.placeholders)).toBe(expected);
     },
   );
 });
@@ -117,7 +116,7 @@ const myDelete: Statement = { text: 'DELETE FROM `shop`.`publisher` WHERE `publi
 
 const classified: {
   name: string;
-  dialect: Dialect;
+  engine: EngineName;
   error: unknown;
   /** The statement that failed: by default a read (pgQuery) or an insert (myQuery). */
   query?: Statement;
@@ -126,7 +125,7 @@ const classified: {
   // unreachable: 500, driver message :: SQL with its values
   {
     name: 'postgres ECONNREFUSED',
-    dialect: 'postgres',
+    engine: 'postgres',
     error: { code: 'ECONNREFUSED', message: 'connect ECONNREFUSED 127.0.0.1:5432' },
     expected: {
       name: 'DatabaseError',
@@ -137,7 +136,7 @@ const classified: {
   },
   {
     name: 'postgres CONNECT_TIMEOUT',
-    dialect: 'postgres',
+    engine: 'postgres',
     error: { code: 'CONNECT_TIMEOUT', message: 'write CONNECT_TIMEOUT db.example:5432' },
     expected: {
       name: 'DatabaseError',
@@ -148,7 +147,7 @@ const classified: {
   },
   {
     name: 'postgres ENOTFOUND',
-    dialect: 'postgres',
+    engine: 'postgres',
     error: { code: 'ENOTFOUND', message: 'getaddrinfo ENOTFOUND nohost' },
     expected: {
       name: 'DatabaseError',
@@ -159,7 +158,7 @@ const classified: {
   },
   {
     name: 'postgres SQLSTATE 08006 connection_failure',
-    dialect: 'postgres',
+    engine: 'postgres',
     error: { code: '08006', message: 'connection failure' },
     expected: {
       name: 'DatabaseError',
@@ -170,7 +169,7 @@ const classified: {
   },
   {
     name: 'mysql ECONNREFUSED (errno is negative)',
-    dialect: 'mysql',
+    engine: 'mysql',
     error: { code: 'ECONNREFUSED', errno: -111, message: 'connect ECONNREFUSED 127.0.0.1:3306' },
     expected: {
       name: 'DatabaseError',
@@ -181,7 +180,7 @@ const classified: {
   },
   {
     name: 'mysql ETIMEDOUT',
-    dialect: 'mysql',
+    engine: 'mysql',
     error: { code: 'ETIMEDOUT', message: 'connect ETIMEDOUT' },
     expected: {
       name: 'DatabaseError',
@@ -192,7 +191,7 @@ const classified: {
   },
   {
     name: 'mysql PROTOCOL_CONNECTION_LOST',
-    dialect: 'mysql',
+    engine: 'mysql',
     error: { code: 'PROTOCOL_CONNECTION_LOST', message: 'Connection lost: The server closed the connection.' },
     expected: {
       name: 'DatabaseError',
@@ -203,7 +202,7 @@ const classified: {
   },
   {
     name: 'postgres: no answer within the statement timeout and its margin',
-    dialect: 'postgres',
+    engine: 'postgres',
     error: noAnswerError(1500),
     expected: {
       name: 'DatabaseError',
@@ -214,7 +213,7 @@ const classified: {
   },
   {
     name: 'mysql: no answer within the statement timeout and its margin',
-    dialect: 'mysql',
+    engine: 'mysql',
     error: noAnswerError(20000),
     expected: {
       name: 'DatabaseError',
@@ -225,7 +224,7 @@ const classified: {
   },
   {
     name: 'mysql errno 1045 access denied',
-    dialect: 'mysql',
+    engine: 'mysql',
     error: { code: 'ER_ACCESS_DENIED_ERROR', errno: 1045, message: "Access denied for user 'u'@'h'" },
     expected: {
       name: 'DatabaseError',
@@ -237,7 +236,7 @@ const classified: {
   // the database the URL names does not exist: a configuration error (resolve-resource names the variable)
   {
     name: 'postgres SQLSTATE 3D000 invalid_catalog_name',
-    dialect: 'postgres',
+    engine: 'postgres',
     error: { code: '3D000', message: 'database "bookstore" does not exist' },
     expected: {
       name: 'DatabaseError',
@@ -248,7 +247,7 @@ const classified: {
   },
   {
     name: 'mysql errno 1049 unknown database',
-    dialect: 'mysql',
+    engine: 'mysql',
     error: { code: 'ER_BAD_DB_ERROR', errno: 1049, message: "Unknown database 'bookstore'" },
     expected: {
       name: 'DatabaseError',
@@ -259,7 +258,7 @@ const classified: {
   },
   {
     name: 'an unreachable code without a message uses the code',
-    dialect: 'postgres',
+    engine: 'postgres',
     error: { code: 'ECONNRESET' },
     expected: { name: 'DatabaseError', status: 500, code: 'database_unreachable', message: `ECONNRESET :: ${pgSql}` },
   },
@@ -267,7 +266,7 @@ const classified: {
   // once lib/execute knows the resource); never a value of the DETAIL or of a duplicate entry
   {
     name: 'postgres 23505 unique_violation',
-    dialect: 'postgres',
+    engine: 'postgres',
     query: pgInsert,
     error: {
       code: '23505',
@@ -286,7 +285,7 @@ const classified: {
   },
   {
     name: 'postgres 23505 on a compound key',
-    dialect: 'postgres',
+    engine: 'postgres',
     query: pgInsert,
     error: {
       code: '23505',
@@ -306,7 +305,7 @@ const classified: {
   },
   {
     name: 'postgres 23503 on insert: the reference names no row',
-    dialect: 'postgres',
+    engine: 'postgres',
     query: pgInsert,
     error: {
       code: '23503',
@@ -326,7 +325,7 @@ const classified: {
   },
   {
     name: 'postgres 23503 on delete: the columns are those of the table deleted from, not of table_name',
-    dialect: 'postgres',
+    engine: 'postgres',
     query: pgDelete,
     error: {
       code: '23503',
@@ -347,7 +346,7 @@ const classified: {
   },
   {
     name: 'postgres 23503 of a check deferred to COMMIT: whose columns is not known, so none is named',
-    dialect: 'postgres',
+    engine: 'postgres',
     query: pgCommit,
     error: {
       code: '23503',
@@ -366,7 +365,7 @@ const classified: {
   },
   {
     name: 'postgres 23502 not_null_violation: not the failing row',
-    dialect: 'postgres',
+    engine: 'postgres',
     query: pgInsert,
     error: {
       code: '23502',
@@ -385,7 +384,7 @@ const classified: {
   },
   {
     name: 'postgres 23514 check_violation: not the failing row',
-    dialect: 'postgres',
+    engine: 'postgres',
     query: pgInsert,
     error: {
       code: '23514',
@@ -404,7 +403,7 @@ const classified: {
   },
   {
     name: 'mysql 1062 duplicate entry (MySQL 8 names the key with its table): not the value',
-    dialect: 'mysql',
+    engine: 'mysql',
     error: { code: 'ER_DUP_ENTRY', errno: 1062, message: "Duplicate entry '978-secret' for key 'book.isbn'" },
     expected: {
       name: 'ConstraintError',
@@ -415,7 +414,7 @@ const classified: {
   },
   {
     name: 'mysql 1062 on the primary key (MariaDB names the key alone)',
-    dialect: 'mysql',
+    engine: 'mysql',
     error: { code: 'ER_DUP_ENTRY', errno: 1062, message: "Duplicate entry '7' for key 'PRIMARY'" },
     expected: {
       name: 'ConstraintError',
@@ -426,7 +425,7 @@ const classified: {
   },
   {
     name: "mysql 1062 whose value holds for key '...': the key is the last one",
-    dialect: 'mysql',
+    engine: 'mysql',
     error: {
       code: 'ER_DUP_ENTRY',
       errno: 1062,
@@ -441,7 +440,7 @@ const classified: {
   },
   {
     name: 'mysql 1761 a cascade would duplicate an entry, which it quotes',
-    dialect: 'mysql',
+    engine: 'mysql',
     error: {
       code: 'ER_FOREIGN_DUPLICATE_KEY_WITH_CHILD_INFO',
       errno: 1761,
@@ -457,7 +456,7 @@ const classified: {
   },
   {
     name: 'mysql 1452 missing reference, its foreign key read from the message',
-    dialect: 'mysql',
+    engine: 'mysql',
     error: {
       code: 'ER_NO_REFERENCED_ROW_2',
       errno: 1452,
@@ -474,7 +473,7 @@ const classified: {
   },
   {
     name: 'mysql 1451 referenced row: the referenced columns, of the table deleted from',
-    dialect: 'mysql',
+    engine: 'mysql',
     query: myDelete,
     error: {
       code: 'ER_ROW_IS_REFERENCED_2',
@@ -492,7 +491,7 @@ const classified: {
   },
   {
     name: 'mysql 1451 without the foreign key in the message: the statement names the table',
-    dialect: 'mysql',
+    engine: 'mysql',
     query: myDelete,
     error: {
       code: 'ER_ROW_IS_REFERENCED_2',
@@ -508,7 +507,7 @@ const classified: {
   },
   {
     name: 'mysql 1048 column cannot be null',
-    dialect: 'mysql',
+    engine: 'mysql',
     error: { code: 'ER_BAD_NULL_ERROR', errno: 1048, message: "Column 'title' cannot be null" },
     expected: {
       name: 'ConstraintError',
@@ -519,7 +518,7 @@ const classified: {
   },
   {
     name: 'mysql 1364 no default',
-    dialect: 'mysql',
+    engine: 'mysql',
     error: { code: 'ER_NO_DEFAULT_FOR_FIELD', errno: 1364, message: "Field 'title' doesn't have a default value" },
     expected: {
       name: 'ConstraintError',
@@ -530,7 +529,7 @@ const classified: {
   },
   {
     name: 'mariadb 4025 CHECK constraint',
-    dialect: 'mysql',
+    engine: 'mysql',
     error: {
       code: 'ER_CONSTRAINT_FAILED',
       errno: 4025,
@@ -545,7 +544,7 @@ const classified: {
   },
   {
     name: 'mysql 3819 CHECK constraint',
-    dialect: 'mysql',
+    engine: 'mysql',
     error: {
       code: 'ER_CHECK_CONSTRAINT_VIOLATED',
       errno: 3819,
@@ -561,7 +560,7 @@ const classified: {
   // other values the database rejects: 400 with its message, which quotes at most the value sent; no DETAIL
   {
     name: 'postgres 22P02 invalid_text_representation',
-    dialect: 'postgres',
+    engine: 'postgres',
     error: { code: '22P02', message: 'invalid input syntax for type json', detail: 'Token "secret" is invalid.' },
     expected: {
       name: 'BadRequestError',
@@ -572,7 +571,7 @@ const classified: {
   },
   {
     name: 'mysql 1406 data too long',
-    dialect: 'mysql',
+    engine: 'mysql',
     error: { code: 'ER_DATA_TOO_LONG', errno: 1406, message: "Data too long for column 'title' at row 1" },
     expected: {
       name: 'BadRequestError',
@@ -584,7 +583,7 @@ const classified: {
   // anything else: 500 database_error with the statement, its values as placeholders, and no DETAIL
   {
     name: 'postgres unknown SQLSTATE',
-    dialect: 'postgres',
+    engine: 'postgres',
     error: { code: '42P01', message: 'relation "nobook" does not exist' },
     expected: {
       name: 'DatabaseError',
@@ -595,7 +594,7 @@ const classified: {
   },
   {
     name: 'postgres 23P01 exclusion_violation: not the conflicting keys of its DETAIL',
-    dialect: 'postgres',
+    engine: 'postgres',
     query: pgDelete,
     error: {
       code: '23P01',
@@ -611,7 +610,7 @@ const classified: {
   },
   {
     name: 'mysql unknown errno',
-    dialect: 'mysql',
+    engine: 'mysql',
     error: { code: 'ER_NO_SUCH_TABLE', errno: 1146, message: "Table 'shop.nobook' doesn't exist" },
     expected: {
       name: 'DatabaseError',
@@ -622,19 +621,19 @@ const classified: {
   },
   {
     name: 'a postgres SQLSTATE on mysql means nothing',
-    dialect: 'mysql',
+    engine: 'mysql',
     error: { code: '23505', message: 'odd' },
     expected: { name: 'DatabaseError', status: 500, code: 'database_error', message: `odd :: ${myQuery.text}` },
   },
   {
     name: 'a plain Error',
-    dialect: 'postgres',
+    engine: 'postgres',
     error: new Error('boom'),
     expected: { name: 'DatabaseError', status: 500, code: 'database_error', message: `boom :: ${pgQuery.text}` },
   },
   {
     name: 'undefined',
-    dialect: 'postgres',
+    engine: 'postgres',
     error: undefined,
     expected: {
       name: 'DatabaseError',
@@ -645,7 +644,7 @@ const classified: {
   },
   {
     name: 'null',
-    dialect: 'mysql',
+    engine: 'mysql',
     error: null,
     expected: {
       name: 'DatabaseError',
@@ -656,23 +655,21 @@ const classified: {
   },
 ];
 
-const drivers = { postgres: postgresErrors, mysql: mysqlErrors };
-
 describe('classifyDbError', () => {
-  it.each(classified)('$dialect: $name', ({ dialect, error, query, expected }) => {
-    const statement = query ?? (dialect === 'postgres' ? pgQuery : myQuery);
+  it.each(classified)('$engine: $name', ({ engine, error, query, expected }) => {
+    const statement = query ?? (engine === 'postgres' ? pgQuery : myQuery);
     expect(
       serviceErrorOf(() => {
-        throw classifyDbError(drivers[dialect], error, statement);
+        throw classifyDbError(engineNamed(engine).errors, error, statement);
       }),
     ).toEqual(expected);
   });
 
   it.each(classified.filter((c) => c.expected.status < 500))(
-    '$dialect: $name carries no value of the error or the statement',
-    ({ dialect, error, query, expected }) => {
-      const statement = query ?? (dialect === 'postgres' ? pgQuery : myQuery);
-      const { message } = classifyDbError(drivers[dialect], error, statement);
+    '$engine: $name carries no value of the error or the statement',
+    ({ engine, error, query, expected }) => {
+      const statement = query ?? (engine === 'postgres' ? pgQuery : myQuery);
+      const { message } = classifyDbError(engineNamed(engine).errors, error, statement);
       for (const value of ['alice@example.com', '$2b$12$hash', 'secret', "'978", '(7)', '(99)', '(1)'])
         expect({ message, value, has: message.includes(value) }).toEqual({ message, value, has: false });
       expect(message).toBe(expected.message);
@@ -680,7 +677,8 @@ describe('classifyDbError', () => {
   );
 
   it('an error already classified (by the statement that failed first) is kept as it is', () => {
-    const first = classifyDbError(postgresErrors, { code: 'ECONNRESET', message: 'read ECONNRESET' }, pgQuery);
-    expect(classifyDbError(postgresErrors, first, { text: 'ROLLBACK', params: [] })).toBe(first);
+    const { errors } = engineNamed('postgres');
+    const first = classifyDbError(errors, { code: 'ECONNRESET', message: 'read ECONNRESET' }, pgQuery);
+    expect(classifyDbError(errors, first, { text: 'ROLLBACK', params: [] })).toBe(first);
   });
 });

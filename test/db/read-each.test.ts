@@ -6,12 +6,10 @@
  * still usable after each of these.
  */
 import type { Database, Row } from '../../lib/db/database';
-import { connectMysql } from '../../lib/db/mysql-database';
-import { connectPostgres } from '../../lib/db/postgres-database';
+import { connectTo } from '../support/connect';
 import { type TestDatabase, targets } from '../support/databases';
 
 const options = { connectTimeoutMs: 3000, statementTimeoutMs: 10000, poolSize: 1, idleTimeoutS: 60 };
-const connect = { postgres: connectPostgres, mysql: connectMysql };
 const ROWS = 2000;
 
 describe.each(targets())('readEach on $name', (target) => {
@@ -23,7 +21,7 @@ describe.each(targets())('readEach on $name', (target) => {
     await testDb.exec('CREATE TABLE counted (n int primary key, word varchar(20))');
     const values = Array.from({ length: ROWS }, (_, i) => `(${i + 1}, 'w${i + 1}')`).join(', ');
     await testDb.exec(`INSERT INTO counted (n, word) VALUES ${values}`);
-    db = connect[target.dialect](testDb.url, options);
+    db = await connectTo(testDb.url, options);
   });
   afterAll(async () => {
     await db?.close();
@@ -42,7 +40,7 @@ describe.each(targets())('readEach on $name', (target) => {
     });
     expect(sizes).toEqual([300, 300, 300, 300, 300, 300, 200]);
     expect(seen.map((row) => Number(row.n))).toEqual(Array.from({ length: ROWS }, (_, i) => i + 1));
-    expect(seen[41]).toEqual({ n: target.dialect === 'mysql' ? 42 : '42', word: 'w42' });
+    expect(seen[41]).toEqual({ n: target.engine === 'mysql' ? 42 : '42', word: 'w42' });
   });
 
   it('binds parameters; an empty result hands over nothing', async () => {
@@ -53,7 +51,7 @@ describe.each(targets())('readEach on $name', (target) => {
     expect(counts).toEqual([4, 4, 2]);
     const none: number[] = [];
     const text =
-      target.dialect === 'mysql' ? 'SELECT n FROM counted WHERE word = ?' : 'SELECT n FROM counted WHERE word = $1';
+      target.engine === 'mysql' ? 'SELECT n FROM counted WHERE word = ?' : 'SELECT n FROM counted WHERE word = $1';
     await db.readEach({ text, params: ["x' OR '1'='1"] }, 10, (rows) => none.push(rows.length));
     expect(none).toEqual([]);
   });
@@ -76,11 +74,11 @@ describe.each(targets())('readEach on $name', (target) => {
 
   it('classifies a database error (on PostgreSQL part way through the rows), and serves on', async () => {
     const divide =
-      target.dialect === 'mysql'
+      target.engine === 'mysql'
         ? 'SELECT n, 1 DIV (n - 1500) AS q FROM counted ORDER BY n'
         : 'SELECT n, 1 / (n - 1500) AS q FROM counted ORDER BY n';
     const failing =
-      target.dialect === 'mysql' ? { text: 'SELECT n FROM no_such_table', params: [] } : { text: divide, params: [] };
+      target.engine === 'mysql' ? { text: 'SELECT n FROM no_such_table', params: [] } : { text: divide, params: [] };
     await expect(db.readEach(failing, 100, () => {})).rejects.toMatchObject({ status: expect.any(Number) });
     expect(await one()).toBe(1);
   });

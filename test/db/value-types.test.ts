@@ -2,7 +2,8 @@
  * Table tests of what a column holds by its type name, as each catalog writes it (PostgreSQL's format_type,
  * MySQL's column_type): lengths, integer ranges, decimal digits, float precision, fractional seconds.
  */
-import { mysqlLimits, postgresLimits } from '../../lib/db/value-types';
+import { mysqlLimits } from '../../lib/db/engines/mysql/mysql-value-types';
+import { postgresLimits } from '../../lib/db/engines/postgres/postgres-value-types';
 import type { ValueLimits, ValueType } from '../../lib/resource';
 
 const int16 = { min: '-32768', max: '32767' };

@@ -4,7 +4,7 @@
  * without the names the database may leave out. Pure: no database.
  */
 
-import { keyColumns } from '../../lib/db/postgres-errors';
+import { engineNamed } from '../../lib/db/engines/registry';
 import { violationText } from '../../lib/db/violation-text';
 import { writtenTable } from '../../lib/db/written-table';
 import type { ConstraintViolation } from '../../lib/errors';
@@ -142,7 +142,7 @@ describe('writtenTable', () => {
   });
 });
 
-describe('keyColumns of a PostgreSQL DETAIL', () => {
+describe('the key columns of a PostgreSQL DETAIL, as a unique violation names them', () => {
   it.each([
     ['Key (email)=(alice@example.com) already exists.', ['email']],
     ['Key (isbn, edition_no)=(978, 2) already exists.', ['isbn', 'edition_no']],
@@ -155,6 +155,7 @@ describe('keyColumns of a PostgreSQL DETAIL', () => {
     ['Failing row contains (1, null, x).', []],
     [undefined, []],
   ])('%s', (detail, expected) => {
-    expect(keyColumns(detail)).toEqual(expected);
+    const violation = engineNamed('postgres').errors.violationOf({ code: '23505', detail }, 'unique', undefined);
+    expect(violation.columns).toEqual(expected);
   });
 });

@@ -1,5 +1,6 @@
 /**
- * Table tests of joining a definition with the catalog (D1 consistency, D2 names, D4 fields, keys and links):
+ * Table tests of joining a definition with the catalog (the definition against its tables, row and collection
+ * names, fields, keys and links):
  * hand-built QueryCatalogs, exact SqlResources and every DefinitionError. Pure: no database.
  */
 import type { CatalogColumn, CatalogTable, QueryCatalog, QueryColumn } from '../../lib/db/database';
@@ -64,7 +65,7 @@ const publisher = catalogTable(
   [column('publisher_id', 'integer', { nullable: false, generated: true }), column('name', 'string')],
   ['publisher_id'],
 );
-/** No foreign key to publisher, but a column named like its key (D4 fallback). */
+/** No foreign key to publisher, but a column named like its key, which links them when no foreign key does. */
 const looseBook = catalogTable(
   'book',
   [column('book_id', 'integer', { nullable: false }), column('publisher_id', 'integer'), column('title', 'string')],
@@ -167,7 +168,7 @@ const built: {
       file,
       kind: 'flat',
       database: 'shop',
-      dialect: 'postgres',
+      engine: 'postgres',
       query: 'select b.book_id id, title, slug, summary, length(title) len from book b join book_detail d ...',
       rowName: 'book',
       collectionName: 'books',
@@ -588,9 +589,9 @@ describe('buildResource', () => {
     );
   });
 
-  it('passes the dialect through', () => {
+  it('passes the engine through', () => {
     const catalog = { columns: [queryColumn('id', 'book', 'book_id', 'integer')], tables: { book } };
-    expect(buildResource('B', definition([{ name: 'book', role: 'Parent' }]), catalog, 'mysql').dialect).toBe('mysql');
+    expect(buildResource('B', definition([{ name: 'book', role: 'Parent' }]), catalog, 'mysql').engine).toBe('mysql');
   });
 
   it.each(invalid)('$name is a DefinitionError', ({ definition, catalog, problem }) => {

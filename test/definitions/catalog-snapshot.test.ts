@@ -4,7 +4,7 @@
  * statement's parameters. Pure: no database (test/integration/catalog-snapshot.test.ts runs them on real ones).
  */
 import type { QueryCatalog } from '../../lib/db/database';
-import { fingerprintStatement } from '../../lib/db/schema-fingerprint';
+import { engineNamed } from '../../lib/db/engines/registry';
 import {
   type CatalogSnapshot,
   type CatalogTarget,
@@ -14,6 +14,7 @@ import {
   snapshotEntry,
   tablesOf,
 } from '../../lib/definitions/catalog-snapshot';
+import type { EngineName } from '../../lib/resource';
 
 const xml = '<sqlResource><query>select id from item</query></sqlResource>';
 const catalog: QueryCatalog = {
@@ -28,9 +29,9 @@ const catalog: QueryCatalog = {
   },
 };
 
-function snapshot(dialect: 'postgres' | 'mysql', database = 'shop'): CatalogSnapshot {
+function snapshot(engine: EngineName, database = 'shop'): CatalogSnapshot {
   const text = serializeSnapshot(
-    { '': { dialect, database, tables: tablesOf([catalog]), fingerprint: 'f'.repeat(64) } },
+    { '': { dialect: engine, database, tables: tablesOf([catalog]), fingerprint: 'f'.repeat(64) } },
     { Item: { database: '', definition: definitionDigest(xml), catalog } },
     new Date('2026-11-23T00:00:00Z'),
   );
@@ -73,22 +74,22 @@ describe('parseSnapshot', () => {
 describe('snapshotEntry', () => {
   const target = (extra: Partial<CatalogTarget> = {}): CatalogTarget => ({
     database: '',
-    dialect: 'postgres',
+    engine: 'postgres',
     databaseName: 'shop',
     ...extra,
   });
-  it.each<[string, 'postgres' | 'mysql', string, string, CatalogTarget, boolean]>([
+  it.each<[string, EngineName, string, string, CatalogTarget, boolean]>([
     ['the same file on the same database', 'postgres', 'Item', xml, target(), true],
     ['PostgreSQL: another database of the same shape', 'postgres', 'Item', xml, target({ databaseName: 'prod' }), true],
-    ['MySQL: the same database name', 'mysql', 'Item', xml, target({ dialect: 'mysql' }), true],
-    ['MySQL: another database name', 'mysql', 'Item', xml, target({ dialect: 'mysql', databaseName: 'prod' }), false],
+    ['MySQL: the same database name', 'mysql', 'Item', xml, target({ engine: 'mysql' }), true],
+    ['MySQL: another database name', 'mysql', 'Item', xml, target({ engine: 'mysql', databaseName: 'prod' }), false],
     ['an edited definition', 'postgres', 'Item', `${xml} `, target(), false],
-    ['another engine', 'postgres', 'Item', xml, target({ dialect: 'mysql' }), false],
+    ['another engine', 'postgres', 'Item', xml, target({ engine: 'mysql' }), false],
     ['another <database>', 'postgres', 'Item', xml, target({ database: 'other' }), false],
     ['a resource it does not hold', 'postgres', 'Other', xml, target(), false],
     ['a name of Object.prototype', 'postgres', 'constructor', xml, target(), false],
-  ])('%s (%s)', (_case, dialect, name, text, at, found) => {
-    expect(snapshotEntry(snapshot(dialect), name, text, at) !== undefined).toBe(found);
+  ])('%s (%s)', (_case, engine, name, text, at, found) => {
+    expect(snapshotEntry(snapshot(engine), name, text, at) !== undefined).toBe(found);
   });
 });
 
@@ -101,18 +102,18 @@ describe('tablesOf', () => {
   });
 });
 
-describe('fingerprintStatement', () => {
+describe("each engine's fingerprint statement", () => {
   const tables = [
     { schema: 'public', table: 'item' },
     { schema: 'shop', table: 'maker' },
   ];
   it('binds each table as a schema and a name (PostgreSQL: once)', () => {
-    const statement = fingerprintStatement('postgres', tables);
+    const statement = engineNamed('postgres').fingerprint(tables);
     expect(statement.params).toEqual(['public', 'item', 'shop', 'maker']);
     expect(statement.text).toContain('($1::text, $2::text), ($3::text, $4::text)');
   });
   it('binds each table as a schema and a name (MySQL: once per part of the union)', () => {
-    const statement = fingerprintStatement('mysql', tables);
+    const statement = engineNamed('mysql').fingerprint(tables);
     expect(statement.params).toEqual(['public', 'item', 'shop', 'maker', 'public', 'item', 'shop', 'maker']);
     expect(statement.text.split('?')).toHaveLength(9);
   });

@@ -3,11 +3,11 @@
  * check which rows the query shows), read without parsing SQL. Anything else counts as "not every row". Pure.
  */
 import { showsEveryRow } from '../../lib/definitions/query-shape';
-import type { Dialect } from '../../lib/resource';
+import type { EngineName } from '../../lib/resource';
 
 const book = { schema: 'public', table: 'book' };
 
-const every: readonly [string, string, Dialect?][] = [
+const every: readonly [string, string, EngineName?][] = [
   ['the table alone', 'select id, title from book'],
   ['an alias', 'select b.id, b.title from book b'],
   ['an alias with AS', 'select b.id "Id", b.title as t from book as b'],
@@ -29,7 +29,7 @@ const every: readonly [string, string, Dialect?][] = [
   ['a window function', 'select id, row_number() over (order by id) n from book'],
 ];
 
-const notEvery: readonly [string, string, Dialect?][] = [
+const notEvery: readonly [string, string, EngineName?][] = [
   ['a WHERE', "select id from book where status = 'open'"],
   ['a join', 'select b.id from book b join author a on a.id = b.author_id'],
   ['a comma join', 'select b.id from book b, author a'],
@@ -56,10 +56,10 @@ const notEvery: readonly [string, string, Dialect?][] = [
 ];
 
 describe('showsEveryRow', () => {
-  it.each(every)('%s: every row', (_, query, dialect = 'postgres') => {
-    expect(showsEveryRow(query, book, dialect)).toBe(true);
+  it.each(every)('%s: every row', (_, query, engine = 'postgres') => {
+    expect(showsEveryRow(query, book, engine)).toBe(true);
   });
-  it.each(notEvery)('%s: not every row', (_, query, dialect = 'postgres') => {
-    expect(showsEveryRow(query, book, dialect)).toBe(false);
+  it.each(notEvery)('%s: not every row', (_, query, engine = 'postgres') => {
+    expect(showsEveryRow(query, book, engine)).toBe(false);
   });
 });

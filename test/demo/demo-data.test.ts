@@ -130,9 +130,9 @@ async function expectDefinitionsRun(query: Query): Promise<void> {
 
 describe('demo data generation', () => {
   it('is deterministic: two calls give identical statements', () => {
-    for (const dialect of ['postgres', 'mysql'] as const) {
-      expect(demoData(dialect)).toEqual(demoData(dialect));
-      expect(demoSchema(dialect)).toEqual(demoSchema(dialect));
+    for (const engine of ['postgres', 'mysql'] as const) {
+      expect(demoData(engine)).toEqual(demoData(engine));
+      expect(demoSchema(engine)).toEqual(demoSchema(engine));
     }
   });
 
@@ -148,7 +148,7 @@ describe('demo data generation', () => {
     for (const table of ['review_flag', 'inventory', 'author_bio']) expect(counts[table]).toBeGreaterThan(10);
   });
 
-  it('escapes literals for each dialect', () => {
+  it('escapes literals for each engine', () => {
     expect(sqlLiteral("it's", 'postgres')).toBe("'it''s'");
     expect(sqlLiteral('a\\b', 'postgres')).toBe("'a\\b'");
     expect(sqlLiteral("a\\'b", 'mysql')).toBe("'a\\\\''b'");

@@ -170,7 +170,7 @@ async function counts(fx: Fixture, tables: readonly string[]): Promise<Record<st
 function withSlowResource(target: Target): string {
   const dir = mkdtempSync(path.join(tmpdir(), 'rrs-faults-'));
   cpSync(testDefinitions, dir, { recursive: true });
-  const sleep = target.dialect === 'postgres' ? 'pg_sleep(5)::text' : 'sleep(5)';
+  const sleep = target.engine === 'postgres' ? 'pg_sleep(5)::text' : 'sleep(5)';
   writeFileSync(
     path.join(dir, 'Slow.xml'),
     `<rs:sqlResource xmlns:rs="http://restsql.org/schema">
@@ -197,7 +197,7 @@ function describeFaults(target: Target): void {
     const fx = useFixture(target);
     let proxy: TcpProxy;
     let definitions: string;
-    const firstStatement = target.dialect === 'postgres' ? /^BEGIN$/ : /^START TRANSACTION$/;
+    const firstStatement = target.engine === 'postgres' ? /^BEGIN$/ : /^START TRANSACTION$/;
 
     beforeAll(async () => {
       const server = new URL(fx.db.url);
@@ -257,7 +257,7 @@ function describeFaults(target: Target): void {
       const problem = JSON.parse(reply.body);
       // PostgreSQL answers the cancel and keeps the connection; MySQL has no cancel, so the connection goes
       expect(`${reply.status} ${problem.code} ${problem.detail}`).toMatch(
-        target.dialect === 'postgres'
+        target.engine === 'postgres'
           ? /^500 database_error canceling statement due to user request :: SELECT/
           : /^500 database_unreachable The database did not answer within 2000 ms .* :: SELECT/,
       );

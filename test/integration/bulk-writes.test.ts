@@ -1,17 +1,16 @@
 /**
- * Bulk writes through the real handlers, on every database: a C2 of many rows is inserted with multi-row INSERTs
- * and still echoes every row as stored, in order, with its generated key and its extension fields; hierarchical
- * C2 puts each child under its own new parent; a late unique violation is a 409 naming the field with nothing
+ * Bulk writes through the real handlers, on every database: a POST of many rows is inserted with multi-row
+ * INSERTs and still echoes every row as stored, in order, with its generated key and its extension fields; a
+ * hierarchical one puts each child under its own new parent; a late unique violation is a 409 naming the field with nothing
  * written. Then insertRows on each way a server may read inserted rows back (RETURNING, the insert id counted
  * on, one by one), forced on the real server, since one server shows only one of them.
  */
 import type { Database } from '../../lib/db/database';
-import { connectMysql } from '../../lib/db/mysql-database';
-import { connectPostgres } from '../../lib/db/postgres-database';
 import { insertRowsAs } from '../../lib/execute/insert-rows';
 import type { ColumnValues } from '../../lib/plan/plan';
 import type { ResourceTable, SqlResource } from '../../lib/resource';
-import type { ServerInserts } from '../../lib/sql/server-inserts';
+import type { ServerInserts } from '../../lib/sql-shape';
+import { connectTo } from '../support/connect';
 import { targets } from '../support/databases';
 import { useFixture } from '../support/fixture';
 import { invoke } from '../support/service';
@@ -189,13 +188,13 @@ const pair: ResourceTable = { ...item, name: 'pair', table: 'pair', primaryKey: 
 describe.each(targets())('insertRows, each way of reading rows back, on $name', (target) => {
   const fx = useFixture(target);
   let db: Database;
-  const resource = { dialect: target.dialect } as SqlResource;
+  const resource = { engine: target.engine } as SqlResource;
   const at = (table: ResourceTable): ResourceTable =>
-    target.dialect === 'mysql' ? { ...table, schema: new URL(fx.db.url).pathname.slice(1) } : table;
+    target.engine === 'mysql' ? { ...table, schema: new URL(fx.db.url).pathname.slice(1) } : table;
 
-  beforeAll(() => {
+  beforeAll(async () => {
     const options = { connectTimeoutMs: 3000, statementTimeoutMs: 10000, poolSize: 1, idleTimeoutS: 300 };
-    db = target.dialect === 'postgres' ? connectPostgres(fx.db.url, options) : connectMysql(fx.db.url, options);
+    db = await connectTo(fx.db.url, options);
   });
   afterAll(() => db?.close());
 
@@ -203,7 +202,7 @@ describe.each(targets())('insertRows, each way of reading rows back, on $name', 
   const ways: [string, ServerInserts][] = [
     ['RETURNING', { returning: true }],
     ['one by one', { returning: false }],
-    ...(target.dialect === 'mysql'
+    ...(target.engine === 'mysql'
       ? ([['the insert id counted on', { returning: false, idStep: 1 }]] as [string, ServerInserts][])
       : []),
   ];

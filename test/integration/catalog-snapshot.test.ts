@@ -224,7 +224,7 @@ describe.each(targets())('catalog snapshot on $name', (target) => {
     );
   });
 
-  it(`${target.dialect === 'mysql' ? 'is not used' : 'serves'} when written on a database of another name`, async () => {
+  it(`${target.engine === 'mysql' ? 'is not used' : 'serves'} when written on a database of another name`, async () => {
     await writeSnapshot();
     const snapshot = JSON.parse(readFileSync(snapshotFile(), 'utf8'));
     for (const database of Object.values<{ database: string }>(snapshot.databases)) database.database = 'elsewhere';
@@ -233,11 +233,11 @@ describe.each(targets())('catalog snapshot on $name', (target) => {
     const read = await counted({ method: 'GET', path: '/res/Item/1' });
     expect(read.status).toBe(200);
     // on MySQL the database name is the schema every table is qualified with: another one must never be used
-    if (target.dialect === 'mysql') expect(read.statements).toBeGreaterThan(1);
+    if (target.engine === 'mysql') expect(read.statements).toBeGreaterThan(1);
     else expect(read.statements).toBe(1);
   });
 
-  const pg = target.dialect === 'postgres';
+  const pg = target.engine === 'postgres';
   it.each([
     ['a column added', 'ALTER TABLE pair ADD extra int', 'ALTER TABLE pair DROP COLUMN extra'],
     [
@@ -283,11 +283,11 @@ describe.each(targets())('catalog snapshot on $name', (target) => {
       table,
     }));
     await fx.db.exec('DELETE FROM loose'); // rows the foreign key would refuse; beforeEach restores them
-    const before = await schemaFingerprint(db, db.dialect, tables);
-    expect(await schemaFingerprint(db, db.dialect, tables)).toBe(before);
+    const before = await schemaFingerprint(db, db.engine, tables);
+    expect(await schemaFingerprint(db, db.engine, tables)).toBe(before);
     await fx.db.exec(change);
     try {
-      expect(await schemaFingerprint(db, db.dialect, tables)).not.toBe(before);
+      expect(await schemaFingerprint(db, db.engine, tables)).not.toBe(before);
     } finally {
       await fx.db.exec(revert);
     }

@@ -7,6 +7,7 @@
 import path from 'node:path';
 import { config } from '../../lib/config';
 import { validateDefinitions } from '../../lib/definitions/validate-definitions';
+import type { EngineName } from '../../lib/resource';
 import { signInOff, startAuth, type TestAuth } from '../support/auth';
 import { callWithToken } from '../support/call-with-token';
 import { type TestDatabase, targets } from '../support/databases';
@@ -15,18 +16,18 @@ import { invoke, useService } from '../support/service';
 const definitions = path.resolve(__dirname, '..', 'fixtures', 'definitions-claims');
 const privileges = path.join(definitions, 'privileges.properties');
 
-function schema(dialect: 'postgres' | 'mysql'): string[] {
-  const id = dialect === 'postgres' ? 'serial primary key' : 'int auto_increment primary key';
-  const engine = dialect === 'mysql' ? ' ENGINE=InnoDB' : '';
+function schema(engine: EngineName): string[] {
+  const id = engine === 'postgres' ? 'serial primary key' : 'int auto_increment primary key';
+  const tableOptions = engine === 'mysql' ? ' ENGINE=InnoDB' : '';
   return [
-    `CREATE TABLE project (project_id ${id}, owner varchar(60) NOT NULL, tenant int NOT NULL, name varchar(80) NOT NULL)${engine}`,
+    `CREATE TABLE project (project_id ${id}, owner varchar(60) NOT NULL, tenant int NOT NULL, name varchar(80) NOT NULL)${tableOptions}`,
     `CREATE TABLE task (task_id ${id}, project_id int NOT NULL, title varchar(80) NOT NULL, assignee varchar(60),
-       CONSTRAINT task_project_fk FOREIGN KEY (project_id) REFERENCES project (project_id))${engine}`,
-    `CREATE TABLE label (label_id ${id}, text varchar(40) NOT NULL)${engine}`,
+       CONSTRAINT task_project_fk FOREIGN KEY (project_id) REFERENCES project (project_id))${tableOptions}`,
+    `CREATE TABLE label (label_id ${id}, text varchar(40) NOT NULL)${tableOptions}`,
     `CREATE TABLE project_label (project_id int NOT NULL, label_id int NOT NULL, PRIMARY KEY (project_id, label_id),
        CONSTRAINT pl_project_fk FOREIGN KEY (project_id) REFERENCES project (project_id),
-       CONSTRAINT pl_label_fk FOREIGN KEY (label_id) REFERENCES label (label_id))${engine}`,
-    ...(dialect === 'postgres'
+       CONSTRAINT pl_label_fk FOREIGN KEY (label_id) REFERENCES label (label_id))${tableOptions}`,
+    ...(engine === 'postgres'
       ? ['ALTER SEQUENCE project_project_id_seq RESTART WITH 100', 'ALTER SEQUENCE task_task_id_seq RESTART WITH 100']
       : ['ALTER TABLE project AUTO_INCREMENT = 100', 'ALTER TABLE task AUTO_INCREMENT = 100']),
   ];
@@ -59,7 +60,7 @@ describe.each(targets())('rows per caller on $name', (target) => {
   beforeAll(async () => {
     auth = await startAuth();
     db = await target.create();
-    for (const statement of schema(target.dialect)) await db.exec(statement);
+    for (const statement of schema(target.engine)) await db.exec(statement);
     await useService(env());
   });
   beforeEach(async () => {

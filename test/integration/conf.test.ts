@@ -1,6 +1,6 @@
 /**
- * The definition and maintenance paths (spec 4.6, D23) on every database: definition as stored, metadata in XML
- * and JSON, documentation for browsers and programs, reload, and the D3 404 on each.
+ * The definition and maintenance paths (/conf/...) on every database: definition as stored, metadata in XML and
+ * JSON, documentation for browsers and programs, reload, and the 404 of an unknown resource on each.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -31,7 +31,7 @@ describe.each(targets())('/conf on $name', (target) => {
       kind: 'flat',
       rowName: 'item',
       collectionName: 'items',
-      dialect: target.dialect,
+      dialect: target.engine,
     });
     expect(meta.tables).toEqual([
       expect.objectContaining({ name: 'item', role: 'Parent', table: 'item', primaryKey: ['item_id'], links: [] }),

@@ -135,7 +135,7 @@ describe.each(targets())('GET /health/db on $name', (target) => {
   });
 
   it('answers 503 naming the reader that refuses connections, without its host or password', async () => {
-    const dead = `${target.dialect === 'mysql' ? 'mysql' : 'postgres'}://ro:s3cret-pw@127.0.0.1:1/replica`;
+    const dead = `${target.engine === 'mysql' ? 'mysql' : 'postgres'}://ro:s3cret-pw@127.0.0.1:1/replica`;
     await useService({ ...clean, DATABASE_URL: db.url, DATABASE_READ_URL: dead });
     const reply = await get('/health/db');
     expect(reply.status).toBe(503);

@@ -9,6 +9,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import type { EngineName } from '../../lib/resource';
 import { signInOff, startAuth, type TestAuth } from '../support/auth';
 import { callWithToken } from '../support/call-with-token';
 import { type TestDatabase, targets } from '../support/databases';
@@ -26,7 +27,7 @@ interface KeyKind {
   readonly given: string;
 }
 
-const kinds: Record<'postgres' | 'mysql', readonly KeyKind[]> = {
+const kinds: Record<EngineName, readonly KeyKind[]> = {
   postgres: [
     {
       name: 'uuid',
@@ -46,17 +47,17 @@ const kinds: Record<'postgres' | 'mysql', readonly KeyKind[]> = {
   ],
 };
 
-function schema(kind: KeyKind, dialect: 'postgres' | 'mysql'): string[] {
-  const engine = dialect === 'mysql' ? ' ENGINE=InnoDB' : '';
+function schema(kind: KeyKind, engine: EngineName): string[] {
+  const tableOptions = engine === 'mysql' ? ' ENGINE=InnoDB' : '';
   const t = kind.name;
   return [
-    `CREATE TABLE key_${t} (k ${kind.type} PRIMARY KEY, v varchar(20), owner varchar(20) NOT NULL)${engine}`,
+    `CREATE TABLE key_${t} (k ${kind.type} PRIMARY KEY, v varchar(20), owner varchar(20) NOT NULL)${tableOptions}`,
     `CREATE TABLE key_${t}_ext (k ${kind.extType ?? kind.type} PRIMARY KEY, note varchar(20),
-       CONSTRAINT key_${t}_ext_fk FOREIGN KEY (k) REFERENCES key_${t} (k))${engine}`,
-    `CREATE TABLE bag_${t} (bag_id int PRIMARY KEY, owner varchar(20) NOT NULL)${engine}`,
+       CONSTRAINT key_${t}_ext_fk FOREIGN KEY (k) REFERENCES key_${t} (k))${tableOptions}`,
+    `CREATE TABLE bag_${t} (bag_id int PRIMARY KEY, owner varchar(20) NOT NULL)${tableOptions}`,
     `CREATE TABLE bag_${t}_item (bag_id int NOT NULL, k ${kind.type} NOT NULL, PRIMARY KEY (bag_id, k),
        CONSTRAINT bag_${t}_item_bag_fk FOREIGN KEY (bag_id) REFERENCES bag_${t} (bag_id),
-       CONSTRAINT bag_${t}_item_key_fk FOREIGN KEY (k) REFERENCES key_${t} (k))${engine}`,
+       CONSTRAINT bag_${t}_item_key_fk FOREIGN KEY (k) REFERENCES key_${t} (k))${tableOptions}`,
   ];
 }
 
@@ -100,14 +101,14 @@ describe.each(targets())('keys matched as the database compares them, on $name',
   let db: TestDatabase;
   let auth: TestAuth;
   let dir: string;
-  const table = kinds[target.dialect];
+  const table = kinds[target.engine];
 
   beforeAll(async () => {
     auth = await startAuth();
     db = await target.create();
     dir = mkdtempSync(path.join(os.tmpdir(), 'rrs-keys-'));
     for (const kind of table) {
-      for (const statement of schema(kind, target.dialect)) await db.exec(statement);
+      for (const statement of schema(kind, target.engine)) await db.exec(statement);
       for (const [name, xml] of Object.entries(definitions(kind))) writeFileSync(path.join(dir, `${name}.xml`), xml);
     }
     writeFileSync(path.join(dir, 'privileges.properties'), '*.*=writer\n');

@@ -1,7 +1,7 @@
 /**
- * A definition that selects a database its server does not have (D5) is a configuration error: a 500
- * `database_unconfigured` that says which database is missing on which server and which variable fixes it,
- * through the real handlers, on every database. PGlite has one database that every name reaches, so there the
+ * A definition that selects a database its server does not have (`<database default="X">`) is a configuration
+ * error: a 500 `database_unconfigured` that says which database is missing on which server and which variable
+ * fixes it, through the real handlers, on every database. PGlite has one database that every name reaches, so there the
  * same settings serve.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -45,7 +45,7 @@ describe.each(targets())('a missing database on $name', (target) => {
 
   beforeAll(async () => {
     db = await target.create();
-    for (const statement of [...testSchema(target.dialect), ...testData(target.dialect)]) await db.exec(statement);
+    for (const statement of [...testSchema(target.engine), ...testData(target.engine)]) await db.exec(statement);
   });
   afterAll(async () => db?.drop());
 

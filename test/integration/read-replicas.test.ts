@@ -1,7 +1,7 @@
 /**
- * Read replicas (DATABASE_READ_URL, DATABASE_READ_URL_<NAME>), through the real handlers: reads (R1, R2) and the
- * catalogue queries behind the listing and /conf/metadata go to the reader; writes, with their own read-back,
- * stay on the writer; without a read URL everything runs on the writer as before. On the PostgreSQL and MariaDB
+ * Read replicas (DATABASE_READ_URL, DATABASE_READ_URL_<NAME>), through the real handlers: reads (by filter and by
+ * key) and the catalogue queries behind the listing and /conf/metadata go to the reader; writes, with their own
+ * read-back, stay on the writer; without a read URL everything runs on the writer as before. On the PostgreSQL and MariaDB
  * servers the reader is a login that can only read the same database (PostgreSQL: a role with only SELECT and
  * default_transaction_read_only; MariaDB: a user with only SELECT), and a definition that selects the current
  * user shows which login served a read. On PGlite the reader is a second embedded database whose rows differ.
@@ -57,7 +57,7 @@ function withLogin(url: string, user: string, password: string, database: string
 async function readOnlyLogin(target: Target, db: TestDatabase, database: string): Promise<ReadOnlyLogin> {
   const password = 'ro-pw';
   const url = (name: string) => withLogin(db.url, loginName, password, name);
-  if (target.dialect === 'postgres') {
+  if (target.engine === 'postgres') {
     await db.exec(`CREATE ROLE ${loginName} LOGIN PASSWORD '${password}'`);
     await db.exec(`GRANT USAGE ON SCHEMA public TO ${loginName}`);
     await db.exec(`GRANT SELECT ON ALL TABLES IN SCHEMA public TO ${loginName}`);
@@ -109,7 +109,7 @@ async function readOnlyLogin(target: Target, db: TestDatabase, database: string)
 /** The users of the service's sessions on the test database, from the server's session list. */
 async function serviceSessions(target: Target, db: TestDatabase): Promise<string[]> {
   const rows =
-    target.dialect === 'postgres'
+    target.engine === 'postgres'
       ? await db.exec(
           "SELECT usename AS who FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'relational-resource-service'",
         )
@@ -122,7 +122,7 @@ async function serviceSessions(target: Target, db: TestDatabase): Promise<string
 
 /** The test data's items, and the item id sequence set past them. */
 const itemData = (target: Target) =>
-  testData(target.dialect).filter((s) => /^INSERT INTO item \(|'item', 'item_id'|^ALTER TABLE item /.test(s));
+  testData(target.engine).filter((s) => /^INSERT INTO item \(|'item', 'item_id'|^ALTER TABLE item /.test(s));
 
 for (const target of serverTargets()) describeReadOnlyReader(target);
 
@@ -138,10 +138,10 @@ function describeReadOnlyReader(target: Target): void {
     beforeAll(async () => {
       db = await target.create();
       database = new URL(db.url).pathname.slice(1);
-      for (const statement of testSchema(target.dialect)) await db.exec(statement);
+      for (const statement of testSchema(target.engine)) await db.exec(statement);
       login = await readOnlyLogin(target, db, database);
       definitions = mkdtempSync(path.join(os.tmpdir(), 'rrs-replicas-'));
-      const who = target.dialect === 'postgres' ? 'current_user::text' : 'CURRENT_USER()';
+      const who = target.engine === 'postgres' ? 'current_user::text' : 'CURRENT_USER()';
       writeFileSync(
         path.join(definitions, 'Who.xml'),
         `<sqlResource>
@@ -158,9 +158,9 @@ function describeReadOnlyReader(target: Target): void {
     afterEach(closeDatabases);
     afterAll(async () => {
       await useService({ ...clean, [variable()]: undefined });
-      if (target.dialect === 'mysql') await login?.drop();
+      if (target.engine === 'mysql') await login?.drop();
       await db?.drop();
-      if (target.dialect === 'postgres') await login?.drop();
+      if (target.engine === 'postgres') await login?.drop();
       rmSync(definitions, { recursive: true, force: true });
     });
 
@@ -239,7 +239,7 @@ describe.each(targets().filter((t) => t.name === 'pglite'))('a replica with othe
   beforeAll(async () => {
     [primary, replica] = [await target.create(), await target.create()];
     for (const db of [primary, replica]) {
-      for (const statement of [...testSchema(target.dialect), ...testData(target.dialect)]) await db.exec(statement);
+      for (const statement of [...testSchema(target.engine), ...testData(target.engine)]) await db.exec(statement);
     }
     // what tells the reader from the writer: its names, and the type of one column
     await replica.exec("UPDATE item SET name = name || ' (replica)' WHERE item_id < 3");

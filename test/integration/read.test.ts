@@ -1,6 +1,7 @@
 /**
- * R1 and R2 on flat resources through the real handlers, on every database: the D6 grammar, D7 path keys, D8
- * order and paging, D9-D12 representations, D3 lookup, and the read errors.
+ * Reads by filter and by key on flat resources through the real handlers, on every database: the query grammar,
+ * path keys, order and paging, the XML and JSON representations, looking a resource up by name, and the read
+ * errors.
  */
 import { targets } from '../support/databases';
 import { useFixture } from '../support/fixture';
@@ -132,7 +133,7 @@ describe.each(targets())('reads on $name', (target) => {
     await fx.db.exec("UPDATE item SET note = '(draft) x' WHERE item_id = 2");
     await fx.db.exec("UPDATE item SET note = '!bang' WHERE item_id = 4");
     await fx.db.exec(
-      fx.db.dialect === 'postgres'
+      fx.db.engine === 'postgres'
         ? "UPDATE item SET note = 'C:\\dir\\' WHERE item_id = 3"
         : "UPDATE item SET note = 'C:\\\\dir\\\\' WHERE item_id = 3",
     );

@@ -71,7 +71,7 @@ describe.each(targets())('validate on $name', (target) => {
 
   beforeAll(async () => {
     db = await target.create();
-    await seedDemo((sql) => db.exec(sql), target.dialect);
+    await seedDemo((sql) => db.exec(sql), target.engine);
     await useService({ DATABASE_URL: db.url, DEFINITIONS_DIR: broken });
   });
   afterAll(async () => {

@@ -10,16 +10,16 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { closeDatabases } from '../../lib/db/select-database';
+import type { EngineName } from '../../lib/resource';
 import { type TestDatabase, targets } from '../support/databases';
-import type { TestDialect } from '../support/schema';
 import { invoke, useService } from '../support/service';
 
 const form = { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' };
 const json = { 'content-type': 'application/json', accept: 'application/json' };
 const xml = { 'content-type': 'application/xml', accept: 'application/json' };
 
-function schema(dialect: TestDialect): string[] {
-  const pg = dialect === 'postgres';
+function schema(engine: EngineName): string[] {
+  const pg = engine === 'postgres';
   return [
     `CREATE TABLE measure (id int PRIMARY KEY, small smallint, whole int, big bigint, price decimal(8,2),
       single ${pg ? 'real' : 'float'}, twice ${pg ? 'double precision' : 'double'}, code char(3), name varchar(10),
@@ -39,7 +39,7 @@ const definition = (table: string, columns: string) => `<sqlResource>
   <metadata><table name="${table}" role="Parent"/></metadata>
 </sqlResource>`;
 
-const extraColumns: Record<TestDialect, string> = {
+const extraColumns: Record<EngineName, string> = {
   postgres: 'id, exact, scaled, tiny',
   mysql: 'id, exact, utiny, yr, ts, tt, bin, ud, fm',
 };
@@ -145,7 +145,7 @@ const refused: [string, string, string][] = [
 ];
 
 /** Refused on one database, whose columns have other limits: [label, value, message]. */
-const refusedExtra: Record<TestDialect, [string, string, string][]> = {
+const refusedExtra: Record<EngineName, [string, string, string][]> = {
   postgres: [
     [
       'exact',
@@ -207,7 +207,7 @@ const refusedExtra: Record<TestDialect, [string, string, string][]> = {
 };
 
 /** Stored on one database exactly as written or normalized: [label, value, the JSON read back]. */
-const storedExtra: Record<TestDialect, [string, string, string][]> = {
+const storedExtra: Record<EngineName, [string, string, string][]> = {
   postgres: [
     ['exact', '1.5e-3', '0.0015'],
     ['exact', `1e-16383`, `0.${'0'.repeat(16382)}1`],
@@ -238,9 +238,9 @@ describe.each(targets())('value limits on $name', (target) => {
       path.join(dir, 'Measure.xml'),
       definition('measure', 'id, small, whole, big, price, single, twice, code, name, day, at, stamp'),
     );
-    writeFileSync(path.join(dir, 'Extra.xml'), definition('extra', extraColumns[target.dialect]));
+    writeFileSync(path.join(dir, 'Extra.xml'), definition('extra', extraColumns[target.engine]));
     await useService({ DATABASE_URL: db.url, DEFINITIONS_DIR: dir });
-    for (const statement of schema(target.dialect)) await db.exec(statement);
+    for (const statement of schema(target.engine)) await db.exec(statement);
   });
 
   beforeEach(async () => {
@@ -352,7 +352,7 @@ describe.each(targets())('value limits on $name', (target) => {
     expect(await rowText('Measure', 1)).toContain('"price":150.00');
   });
 
-  it.each(refusedExtra[target.dialect])('%s %s is a 400 on this database', async (label, value, message) => {
+  it.each(refusedExtra[target.engine])('%s %s is a 400 on this database', async (label, value, message) => {
     const encoded = `${label}=${encodeURIComponent(value)}`;
     const before = await rowText('Extra', 1);
     expect(await call('PUT', '/res/Extra/1', encoded)).toEqual({ status: 400, body: message });
@@ -360,7 +360,7 @@ describe.each(targets())('value limits on $name', (target) => {
     expect(await rowText('Extra', 1)).toBe(before);
   });
 
-  it.each(storedExtra[target.dialect])('%s %s is stored as written on this database', async (label, value, stored) => {
+  it.each(storedExtra[target.engine])('%s %s is stored as written on this database', async (label, value, stored) => {
     expect((await call('PUT', '/res/Extra/1', `${label}=${encodeURIComponent(value)}`)).status).toBe(200);
     expect(await rowText('Extra', 1)).toContain(`"${label}":${stored}`);
   });

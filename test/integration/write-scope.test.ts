@@ -11,6 +11,7 @@ import path from 'node:path';
 import mysql from 'mysql2/promise';
 import postgres from 'postgres';
 import { closeDatabases } from '../../lib/db/select-database';
+import type { EngineName } from '../../lib/resource';
 import { serverTargets, type Target, type TestDatabase, targets } from '../support/databases';
 import { invoke, useService } from '../support/service';
 
@@ -18,16 +19,16 @@ const json = { accept: 'application/json' };
 const form = { ...json, 'content-type': 'application/x-www-form-urlencoded' };
 const jsonBody = { ...json, 'content-type': 'application/json' };
 
-function schema(dialect: 'postgres' | 'mysql'): string[] {
-  const id = dialect === 'postgres' ? 'serial primary key' : 'int auto_increment primary key';
-  const engine = dialect === 'mysql' ? ' ENGINE=InnoDB' : '';
+function schema(engine: EngineName): string[] {
+  const id = engine === 'postgres' ? 'serial primary key' : 'int auto_increment primary key';
+  const tableOptions = engine === 'mysql' ? ' ENGINE=InnoDB' : '';
   return [
     `CREATE TABLE customer_order (order_id ${id}, customer int NOT NULL, status varchar(10) NOT NULL,
-       total decimal(8,2))${engine}`,
+       total decimal(8,2))${tableOptions}`,
     `CREATE TABLE order_note (order_id int primary key, note varchar(40),
-       CONSTRAINT note_order_fk FOREIGN KEY (order_id) REFERENCES customer_order (order_id))${engine}`,
+       CONSTRAINT note_order_fk FOREIGN KEY (order_id) REFERENCES customer_order (order_id))${tableOptions}`,
     `CREATE TABLE order_line (line_id ${id}, order_id int NOT NULL, sku varchar(20) NOT NULL,
-       status varchar(10) NOT NULL, CONSTRAINT line_order_fk FOREIGN KEY (order_id) REFERENCES customer_order (order_id))${engine}`,
+       status varchar(10) NOT NULL, CONSTRAINT line_order_fk FOREIGN KEY (order_id) REFERENCES customer_order (order_id))${tableOptions}`,
   ];
 }
 
@@ -111,7 +112,7 @@ function useScopeDatabase(target: Target) {
   const fx = {} as { db: TestDatabase; dir: string };
   beforeAll(async () => {
     fx.db = await target.create();
-    for (const statement of schema(target.dialect)) await fx.db.exec(statement);
+    for (const statement of schema(target.engine)) await fx.db.exec(statement);
     fx.dir = writeDefinitions(definitions);
     await useService({ DATABASE_URL: fx.db.url, DEFINITIONS_DIR: fx.dir });
   });
@@ -256,7 +257,7 @@ const once = (fn: () => Promise<void>) => {
 
 /** A transaction of the test's own, on a connection of its own: it holds its locks until commit. */
 async function openTransaction(target: Target, url: string) {
-  if (target.dialect === 'postgres') {
+  if (target.engine === 'postgres') {
     const sql = postgres(url, { max: 1, onnotice: () => {} });
     const reserved = await sql.reserve();
     await reserved.unsafe('BEGIN');
@@ -279,7 +280,7 @@ async function openTransaction(target: Target, url: string) {
 /** Until a session on the test database waits for a row lock (the service's write, blocked by the test). */
 async function lockWaited(target: Target, db: TestDatabase, answered: () => unknown): Promise<void> {
   const waiting =
-    target.dialect === 'postgres'
+    target.engine === 'postgres'
       ? "SELECT count(*) AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'"
       : // InnoDB's own list of lock waits can lag for seconds: a statement running this long here is waiting
         `SELECT COUNT(*) AS n FROM information_schema.PROCESSLIST

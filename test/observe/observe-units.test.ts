@@ -122,10 +122,10 @@ describe('the subsegment of a database call', () => {
   });
 
   it.each([
-    [{ dialect: 'postgres', kind: 'statement', text: '  select 1' }, 'postgres SELECT'],
-    [{ dialect: 'mysql', kind: 'statement', text: 'INSERT INTO t VALUES (?)' }, 'mysql INSERT'],
-    [{ dialect: 'mysql', kind: 'transaction' }, 'mysql transaction'],
-    [{ dialect: 'postgres', kind: 'describe', text: 'select a from t' }, 'postgres describe'],
+    [{ engine: 'postgres', kind: 'statement', text: '  select 1' }, 'postgres SELECT'],
+    [{ engine: 'mysql', kind: 'statement', text: 'INSERT INTO t VALUES (?)' }, 'mysql INSERT'],
+    [{ engine: 'mysql', kind: 'transaction' }, 'mysql transaction'],
+    [{ engine: 'postgres', kind: 'describe', text: 'select a from t' }, 'postgres describe'],
   ] as const)('the subsegment of %j is %s', async (call, name) => {
     const segment = new Segment('request');
     segment.notTraced = true;
@@ -141,13 +141,13 @@ describe('the subsegment of a database call', () => {
 
 describe('database time', () => {
   const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-  const call = { dialect: 'postgres', kind: 'statement', text: 'SELECT $1' } as const;
+  const call = { engine: 'postgres', kind: 'statement', text: 'SELECT $1' } as const;
 
   it('counts nested and overlapping calls once, and the statements each', async () => {
     const record = newRequestRecord();
     const started = performance.now();
     await withRequestRecord(record, {}, async () => {
-      await observeDatabaseCall({ dialect: 'postgres', kind: 'transaction' }, async () => {
+      await observeDatabaseCall({ engine: 'postgres', kind: 'transaction' }, async () => {
         await Promise.all([observeDatabaseCall(call, () => wait(40)), observeDatabaseCall(call, () => wait(40))]);
       });
       await wait(40); // not in the database

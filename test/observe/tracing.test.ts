@@ -1,7 +1,7 @@
 /**
  * Tracing, through the real handlers on PGlite: with POWERTOOLS_TRACE_ENABLED=true, each database call is a
  * subsegment of the request's segment (here one the test opens with the X-Ray SDK, as Lambda's facade would be):
- * named by dialect and verb, the statements of a write's transaction inside the transaction's, the SQL with its
+ * named by engine and verb, the statements of a write's transaction inside the transaction's, the SQL with its
  * placeholders and never a value. Without it, the Powertools Tracer (and with it the X-Ray SDK) is never loaded.
  */
 import { forgetObservers } from '../../lib/observe/observers';

@@ -1,6 +1,6 @@
 /**
- * Table tests of the planners (D6-D8, D13, D16a, D18) on hand-built flat resources: reads, path keys, order,
- * and the writes of one request. Pure: no database.
+ * Table tests of the planners on hand-built flat resources: reads (filters, path keys, order, paging), rows found
+ * by value, and the writes of one request. Pure: no database.
  */
 
 import type { ReadPlan, WritePlan } from '../../lib/plan/plan';
@@ -8,12 +8,12 @@ import { planRead } from '../../lib/plan/plan-read';
 import { planWrite } from '../../lib/plan/plan-write';
 import { parentKeyFields, planPathKey, splitRow } from '../../lib/plan/resource-fields';
 import type { ParsedQuery, RawValue } from '../../lib/request/resource-request';
-import type { Dialect, ResourceTable, SqlResource } from '../../lib/resource';
+import type { EngineName, ResourceTable, SqlResource } from '../../lib/resource';
 import {
   bookResource,
-  dialects,
   type ExpectedError,
   editionResource,
+  engineNames,
   field,
   languageResource,
   logResource,
@@ -23,11 +23,11 @@ import {
 } from '../support/resources';
 import { type WriteCase, writeRequest } from '../support/write-request';
 
-type Make = (dialect: Dialect) => SqlResource;
+type Make = (engine: EngineName) => SqlResource;
 
 const bookFields = 'id, title, price, published, summary, titleLength';
 
-/** Rows of Log are found by every selected field but the JSON one (D18); log has a key to turn them into. */
+/** Rows of Log are found by every selected field but the JSON one; log has a key to turn them into. */
 const logMatch = {
   by: 'values',
   labels: ['message', 'at', 'raw', 'level'],
@@ -35,17 +35,17 @@ const logMatch = {
 } as const;
 
 /** Log whose query reads its one table with no condition (every row shown): its own filters find the rows. */
-const wholeLog = (dialect: Dialect): SqlResource => ({ ...logResource(dialect), showsEveryRow: true });
+const wholeLog = (engine: EngineName): SqlResource => ({ ...logResource(engine), showsEveryRow: true });
 
 /** Log on a table without a primary key, whose query does not show every row of it. */
-function keylessLog(dialect: Dialect): SqlResource {
-  const log = logResource(dialect);
+function keylessLog(engine: EngineName): SqlResource {
+  const log = logResource(engine);
   return { ...log, tables: { log: { ...(log.tables.log as ResourceTable), primaryKey: [] } } };
 }
 
-/** Book whose extension is a publisher that book looks up many-to-one (D4). */
-function lookupResource(dialect: Dialect): SqlResource {
-  const book = bookResource(dialect);
+/** Book whose extension is a publisher that book looks up many-to-one. */
+function lookupResource(engine: EngineName): SqlResource {
+  const book = bookResource(engine);
   return {
     ...book,
     tables: {
@@ -63,8 +63,8 @@ const unlinkedText =
   'table book_detail (ParentExtension) has no foreign key to book (book_id), and no columns named like that key';
 
 /** Book whose extension has no link the catalog shows. */
-function unlinkedResource(dialect: Dialect): SqlResource {
-  const book = bookResource(dialect);
+function unlinkedResource(engine: EngineName): SqlResource {
+  const book = bookResource(engine);
   const detail = book.tables.book_detail as ResourceTable;
   return { ...book, tables: { ...book.tables, book_detail: { ...detail, links: [], unlinked: unlinkedText } } };
 }
@@ -76,7 +76,7 @@ function unlinkedChild(resource: SqlResource): SqlResource {
 }
 
 // ---------------------------------------------------------------------------------------------------------------
-// Reads (R1, R2)
+// Reads: by filter, and by key
 
 const reads: {
   name: string;
@@ -378,19 +378,19 @@ const badReads: { name: string; resource: Make; query: ParsedQuery; pathKeys?: s
 /** The most rows a read returns in these cases (MAX_ROWS, or the definition's own). */
 const CAP = 50;
 
-/** A read without `_limit` asks for one row more than the cap, to tell a read that is over it (D26). */
+/** A read without `_limit` asks for one row more than the cap, to tell a read that is over it. */
 function capped(plan: ReadPlan, query: ParsedQuery): ReadPlan {
   return query.limit === undefined ? { ...plan, select: { ...plan.select, limit: CAP + 1 }, rowCap: CAP } : plan;
 }
 
 describe('planRead', () => {
-  describe.each(dialects)('%s', (dialect) => {
+  describe.each(engineNames)('%s', (engine) => {
     it.each(reads)('$name', ({ resource, query, pathKeys, plan }) => {
-      expect(planRead(resource(dialect), { query, pathKeys: pathKeys ?? [] }, {}, CAP)).toEqual(capped(plan, query));
+      expect(planRead(resource(engine), { query, pathKeys: pathKeys ?? [] }, {}, CAP)).toEqual(capped(plan, query));
     });
 
     it.each(badReads)('$name', ({ resource, query, pathKeys, error }) => {
-      expect(serviceErrorOf(() => planRead(resource(dialect), { query, pathKeys: pathKeys ?? [] }, {}, CAP))).toEqual({
+      expect(serviceErrorOf(() => planRead(resource(engine), { query, pathKeys: pathKeys ?? [] }, {}, CAP))).toEqual({
         name: 'BadRequestError',
         ...error,
       });
@@ -416,8 +416,8 @@ describe('resource fields', () => {
     expect(parentKeyFields(editionResource('postgres')).map((f) => f.label)).toEqual(['isbn', 'editionNo']);
   });
 
-  it.each(dialects)('planPathKey converts the segments, the same on %s', (dialect) => {
-    expect(planPathKey(editionResource(dialect), ['a b', '+3'])).toEqual(['a b', 3n]);
+  it.each(engineNames)('planPathKey converts the segments, the same on %s', (engine) => {
+    expect(planPathKey(editionResource(engine), ['a b', '+3'])).toEqual(['a b', 3n]);
   });
 
   it.each([
@@ -437,12 +437,12 @@ describe('resource fields', () => {
       plan: { values: { price: '9.5', published_on: null }, extensions: [], join: {}, key: undefined },
     },
   ] as { name: string; values: Record<string, RawValue>; plan: unknown }[])('splitRow: $name', ({ values, plan }) => {
-    for (const dialect of dialects) expect(splitRow(bookResource(dialect), values)).toEqual(plan);
+    for (const engine of engineNames) expect(splitRow(bookResource(engine), values)).toEqual(plan);
   });
 });
 
 // ---------------------------------------------------------------------------------------------------------------
-// Writes (C1-C2, U1-U3, D1-D3 on flat resources)
+// Writes on flat resources: inserts, updates and deletes of every kind but those under a parent in the path
 
 const form = (values: Record<string, RawValue>): Pick<WriteCase, 'bodyType' | 'rows'> => ({
   bodyType: 'form',
@@ -664,7 +664,7 @@ const writes: { name: string; resource: Make; input: WriteCase; plan: WritePlan 
   },
   {
     name: 'U2 on a table without a primary key that shows every row of it: the filter is the WHERE',
-    resource: (dialect) => ({ ...keylessLog(dialect), showsEveryRow: true }),
+    resource: (engine) => ({ ...keylessLog(engine), showsEveryRow: true }),
     input: {
       op: 'update',
       pathKeys: [],
@@ -882,7 +882,7 @@ const badWrites: { name: string; resource: Make; input: WriteCase; error: Expect
   },
   {
     name: 'C3 needs the link of the Child to the Parent',
-    resource: (dialect: Dialect) => unlinkedChild(languageResource(dialect)),
+    resource: (engine: EngineName) => unlinkedChild(languageResource(engine)),
     input: { op: 'insert', pathKeys: ['1'], filters: [], bodyType: 'json', rows: [{ values: { title: 'x' } }] },
     error: {
       status: 400,
@@ -1018,13 +1018,13 @@ const badWrites: { name: string; resource: Make; input: WriteCase; error: Expect
 ];
 
 describe('planWrite', () => {
-  describe.each(dialects)('%s', (dialect) => {
+  describe.each(engineNames)('%s', (engine) => {
     it.each(writes)('$name', async ({ resource, input, plan }) => {
-      expect(await planned(resource(dialect), input)).toEqual(plan);
+      expect(await planned(resource(engine), input)).toEqual(plan);
     });
 
     it.each(badWrites)('$name', async ({ resource, input, error }) => {
-      expect(await serviceErrorOfAsync(() => planned(resource(dialect), input))).toEqual({
+      expect(await serviceErrorOfAsync(() => planned(resource(engine), input))).toEqual({
         name: 'BadRequestError',
         ...error,
       });
@@ -1037,7 +1037,7 @@ describe('planWrite of many rows, a slice at a time', () => {
   const many = (n: number, change: Record<number, Record<string, RawValue>> = {}) =>
     Array.from({ length: n }, (_, i) => change[i + 1] ?? titled(i));
 
-  it.each(dialects)('%s: 1,000 rows give the plans each row gives alone, in order', async (dialect) => {
+  it.each(engineNames)('%s: 1,000 rows give the plans each row gives alone, in order', async (engine) => {
     const rows = many(1000);
     const input = (values: Record<string, RawValue>[]): WriteCase => ({
       op: 'insert',
@@ -1045,8 +1045,8 @@ describe('planWrite of many rows, a slice at a time', () => {
       filters: [],
       ...json(...values),
     });
-    const whole = await planned(bookResource(dialect), input(rows));
-    const alone = await Promise.all(rows.map((row) => planned(bookResource(dialect), input([row]))));
+    const whole = await planned(bookResource(engine), input(rows));
+    const alone = await Promise.all(rows.map((row) => planned(bookResource(engine), input([row]))));
     expect(whole).toEqual({ kind: 'insert', rows: alone.flatMap((plan) => (plan.kind === 'insert' ? plan.rows : [])) });
   });
 

@@ -31,7 +31,7 @@ function resource(
     file: `${name}.xml`,
     kind,
     database: 'test',
-    dialect: 'postgres',
+    engine: 'postgres',
     query: 'select 1',
     ...names,
     tables: {},

@@ -2,7 +2,8 @@
  * The one cache helper (lib/cache.ts): a load shared by the requests that ask meanwhile; fresh for its TTL; once
  * stale, either waited for or answered stale while it reloads, as its policy says; a failed load thrown to whoever
  * waited and kept by no one; the value it replaces handed to the load; a TTL of 0 loading every time, an infinite one
- * once; values peeked at without loading, and forgotten by key, loading or kept.
+ * once; values peeked at without loading, and forgotten by key, loading or kept; a refresh on demand, a failed one
+ * keeping the old value by policy; the context of the request that starts a load.
  */
 import { createCache } from '../../lib/cache';
 
@@ -123,4 +124,59 @@ it('peeks at a stale value without loading', async () => {
   await pause(30);
   expect(c.cache.peek('a')).toEqual({ n: 1 });
   expect(c.loads()).toBe(1);
+});
+
+it('refresh loads a value again now, fresh or not, sharing a load that runs', async () => {
+  const c = counting(Number.POSITIVE_INFINITY, false);
+  await c.cache.get('a');
+  await pause(30);
+  expect(await c.cache.get('a')).toEqual({ n: 1 });
+  expect(await Promise.all([c.cache.refresh('a'), c.cache.refresh('a'), c.cache.get('a')])).toEqual([
+    { n: 2 },
+    { n: 2 },
+    { n: 2 },
+  ]);
+  expect(c.seen).toEqual([undefined, 1]);
+});
+
+it('a refresh that fails is thrown; the value it was to replace is kept only with keepWhenReloadFails', async () => {
+  for (const keep of [true, false]) {
+    let failing = false;
+    let loads = 0;
+    const cache = createCache<string, { n: number }>({
+      ttlMs: Number.POSITIVE_INFINITY,
+      staleWhileRevalidate: false,
+      max: 10,
+      keepWhenReloadFails: keep,
+      load: async () => {
+        loads += 1;
+        if (failing) throw new Error(`load ${loads} failed`);
+        return { n: loads };
+      },
+    });
+    await cache.get('a');
+    failing = true;
+    await expect(cache.refresh('a')).rejects.toThrow('load 2 failed');
+    if (keep) expect(await cache.get('a')).toEqual({ n: 1 });
+    else await expect(cache.get('a')).rejects.toThrow('load 3 failed');
+  }
+});
+
+it("hands the load the context of the request that started it, and shares that load's value", async () => {
+  const contexts: (string | undefined)[] = [];
+  const cache = createCache<string, { from: string }, string>({
+    ttlMs: 1000,
+    staleWhileRevalidate: false,
+    max: 10,
+    load: async (key, _stale, context) => {
+      contexts.push(context);
+      await pause(10);
+      return { from: `${key} by ${context}` };
+    },
+  });
+  expect(await Promise.all([cache.get('a', 'first'), cache.get('a', 'second')])).toEqual([
+    { from: 'a by first' },
+    { from: 'a by first' },
+  ]);
+  expect(contexts).toEqual(['first']);
 });

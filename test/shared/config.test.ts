@@ -1,13 +1,15 @@
 /**
- * Table tests of configuration (D22) and database selection (D5): readConfig over explicit environments,
- * databaseUrlFor, readUrlFor (the readers), the missing-database sentences, dialectOf and URL masking. Pure: no connection is made.
+ * Table tests of configuration and of which database a definition selects: readConfig over explicit environments,
+ * chooseDatabase, chooseReadDatabase (the readers), the missing-database sentences, engineOfUrl and URL masking.
+ * Pure: no connection is made.
  */
 import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { type Config, readConfig } from '../../lib/config';
+import { chooseDatabase, chooseReadDatabase, explainMissingDatabase } from '../../lib/db/choose-database';
+import { engineOfUrl } from '../../lib/db/engines/registry';
 import { databaseOf, maskUrl, serverOf } from '../../lib/db/mask-url';
-import { databaseUrlFor, dialectOf, explainMissingDatabase, readUrlFor } from '../../lib/db/select-database';
 import { serviceErrorOf } from '../support/resources';
 
 const bundledDefinitions = path.resolve(__dirname, '..', '..', 'definitions');
@@ -234,7 +236,7 @@ const config = (databaseUrl: string | undefined, databaseUrls: Record<string, st
   databaseUrls,
 });
 
-describe('databaseUrlFor (D5)', () => {
+describe('chooseDatabase: the URL of database X', () => {
   it.each([
     {
       name: 'DATABASE_URL_X wins',
@@ -279,7 +281,7 @@ describe('databaseUrlFor (D5)', () => {
       expected: 'postgres://h/main',
     },
   ])('$name', ({ config, database, expected }) => {
-    expect(databaseUrlFor(config, database)).toBe(expected);
+    expect(chooseDatabase(config, database).url).toBe(expected);
   });
 
   it.each([
@@ -287,7 +289,7 @@ describe('databaseUrlFor (D5)', () => {
     { config: config(undefined), database: undefined },
     { config: config(undefined, { OTHER: 'mysql://h/o' }), database: 'sakila' },
   ])('no DATABASE_URL and no DATABASE_URL_X for $database is a 500', ({ config, database }) => {
-    expect(serviceErrorOf(() => databaseUrlFor(config, database))).toEqual({
+    expect(serviceErrorOf(() => chooseDatabase(config, database).url)).toEqual({
       name: 'DatabaseError',
       status: 500,
       code: 'database_unconfigured',
@@ -302,7 +304,7 @@ const readers = (
   databaseUrls: Record<string, string> = {},
 ) => ({ databaseReadUrl, databaseReadUrls, databaseUrls });
 
-describe('readUrlFor: where the reads of database X go (undefined: to its writer)', () => {
+describe('chooseReadDatabase: where the reads of database X go (undefined: to its writer)', () => {
   it.each([
     { name: 'no read URL at all: the writer', config: readers(undefined), database: 'bookstore', expected: undefined },
     {
@@ -348,11 +350,11 @@ describe('readUrlFor: where the reads of database X go (undefined: to its writer
       expected: undefined,
     },
   ])('$name', ({ config, database, expected }) => {
-    expect(readUrlFor(config, database)).toBe(expected);
+    expect(chooseReadDatabase(config, database)?.url).toBe(expected);
   });
 
   it('a DATABASE_READ_URL that does not parse is a 500 naming it, not its value', () => {
-    expect(serviceErrorOf(() => readUrlFor(readers('postgres://u:secret@[bad/db'), 'x'))).toEqual({
+    expect(serviceErrorOf(() => chooseReadDatabase(readers('postgres://u:secret@[bad/db'), 'x'))).toEqual({
       name: 'DatabaseError',
       status: 500,
       code: 'database_unconfigured',
@@ -435,15 +437,15 @@ describe('masking database URLs', () => {
   });
 });
 
-describe('dialectOf', () => {
+describe('engineOfUrl', () => {
   it.each([
-    { url: 'postgres://u:p@h:5432/db', dialect: 'postgres' },
-    { url: 'postgresql://h/db', dialect: 'postgres' },
-    { url: 'POSTGRES://h/db', dialect: 'postgres' },
-    { url: 'mysql://u:p@h:3306/db', dialect: 'mysql' },
-    { url: 'mariadb://h/db', dialect: 'mysql' },
-  ])('$url → $dialect', ({ url, dialect }) => {
-    expect(dialectOf(url)).toBe(dialect);
+    { url: 'postgres://u:p@h:5432/db', engine: 'postgres' },
+    { url: 'postgresql://h/db', engine: 'postgres' },
+    { url: 'POSTGRES://h/db', engine: 'postgres' },
+    { url: 'mysql://u:p@h:3306/db', engine: 'mysql' },
+    { url: 'mariadb://h/db', engine: 'mysql' },
+  ])('$url → $engine', ({ url, engine }) => {
+    expect(engineOfUrl(url).name).toBe(engine);
   });
 
   it.each([
@@ -451,7 +453,7 @@ describe('dialectOf', () => {
     { url: 'mssql://h/db', scheme: 'mssql' },
     { url: 'http://h/db', scheme: 'http' },
   ])('$url is unsupported', ({ url, scheme }) => {
-    expect(serviceErrorOf(() => dialectOf(url))).toEqual({
+    expect(serviceErrorOf(() => engineOfUrl(url))).toEqual({
       name: 'DatabaseError',
       status: 500,
       code: 'database_unconfigured',

@@ -1,13 +1,13 @@
 /** The typed errors keep the error they stand for (for the log), and anything untyped answers as internal_error. */
 import { TokenParserError } from '@streamparser/json';
 import { classifyDbError } from '../../lib/db/classify-error';
-import { postgresErrors } from '../../lib/db/postgres-errors';
+import { engineNamed } from '../../lib/db/engines/registry';
 import { BadRequestError, ServiceError, toServiceError } from '../../lib/errors';
 import { readJsonBody } from '../../lib/request/read-json-body';
 
 it('a driver error classified keeps the driver error as its cause', () => {
   const driverError = Object.assign(new Error('duplicate key'), { code: '23505' });
-  const classified = classifyDbError(postgresErrors, driverError, { text: 'INSERT ...', params: [] });
+  const classified = classifyDbError(engineNamed('postgres').errors, driverError, { text: 'INSERT ...', params: [] });
   expect(classified.code).toBe('unique_violation');
   expect(classified.cause).toBe(driverError);
 });

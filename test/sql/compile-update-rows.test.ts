@@ -5,16 +5,16 @@
  * matched, changed or not.
  */
 import type { Database } from '../../lib/db/database';
+import { sqlShapeOf } from '../../lib/db/engines/registry';
 import { inlineParams } from '../../lib/db/inline-params';
-import { connectMysql } from '../../lib/db/mysql-database';
-import { connectPostgres } from '../../lib/db/postgres-database';
 import { updateRuns } from '../../lib/execute/update-rows';
 import type { UpdateRows } from '../../lib/plan/plan';
-import type { Dialect, ResourceTable, SqlResource } from '../../lib/resource';
+import type { EngineName, ResourceTable, SqlResource } from '../../lib/resource';
 import { compileUpdateRows, type KeyedValues } from '../../lib/sql/compile-update-rows';
 import type { CompiledQuery } from '../../lib/sql/compiled-query';
-import { sqlDialect } from '../../lib/sql/dialect';
+import { connectTo } from '../support/connect';
 import { type TestDatabase, targets } from '../support/databases';
+import { engineNames } from '../support/resources';
 
 interface Case {
   name: string;
@@ -62,25 +62,25 @@ const cases: Case[] = [
 ];
 
 const tableOf = (c: Case, schema: string) => ({ schema, table: c.keyColumns.length > 1 ? 'edition' : 'book' });
-const compile = (dialect: Dialect, c: Case, schema = 'shop') =>
-  compileUpdateRows(sqlDialect(dialect), tableOf(c, schema), c.keyColumns, c.rows);
+const compile = (engine: EngineName, c: Case, schema = 'shop') =>
+  compileUpdateRows(sqlShapeOf(engine), tableOf(c, schema), c.keyColumns, c.rows);
 
 describe('compileUpdateRows', () => {
   it.each(cases)('postgres: $name', (c) => expect(compile('postgres', c)).toEqual(c.postgres));
   it.each(cases)('mysql: $name', (c) => expect(compile('mysql', c)).toEqual(c.mysql));
   it('refuses rows without columns', () => {
-    expect(() => compileUpdateRows(sqlDialect('postgres'), book, ['book_id'], [{ key: [1n], values: {} }])).toThrow();
+    expect(() => compileUpdateRows(sqlShapeOf('postgres'), book, ['book_id'], [{ key: [1n], values: {} }])).toThrow();
   });
 });
 
 describe.each(targets())('multi-row UPDATE on $name', (target) => {
   let testDb: TestDatabase;
   let db: Database;
-  const schema = () => (target.dialect === 'mysql' ? new URL(testDb.url).pathname.slice(1) : 'shop');
+  const schema = () => (target.engine === 'mysql' ? new URL(testDb.url).pathname.slice(1) : 'shop');
 
   beforeAll(async () => {
     testDb = await target.create();
-    const pg = target.dialect === 'postgres';
+    const pg = target.engine === 'postgres';
     const at = pg ? 'shop.' : '';
     if (pg) await testDb.exec('CREATE SCHEMA shop');
     await testDb.exec(`CREATE TABLE ${at}book (book_id int PRIMARY KEY, title varchar(100), price decimal(8,2))`);
@@ -92,7 +92,7 @@ describe.each(targets())('multi-row UPDATE on $name', (target) => {
       `INSERT INTO ${at}edition VALUES ('x', 1, '2020-01-01', ${pg ? 'false' : '0'}), ('y', 2, '2020-01-01', ${pg ? 'true' : '1'})`,
     );
     const options = { connectTimeoutMs: 3000, statementTimeoutMs: 10000, poolSize: 1, idleTimeoutS: 300 };
-    db = pg ? connectPostgres(testDb.url, options) : connectMysql(testDb.url, options);
+    db = await connectTo(testDb.url, options);
   });
   afterAll(async () => {
     await db?.close();
@@ -100,12 +100,12 @@ describe.each(targets())('multi-row UPDATE on $name', (target) => {
   });
 
   it('sets each row to its own values, leaves the others, and counts the rows matched', async () => {
-    const at = target.dialect === 'postgres' ? 'shop.' : '';
+    const at = target.engine === 'postgres' ? 'shop.' : '';
     const [books, editions] = cases;
-    expect((await db.run(compile(target.dialect, books as Case, schema()))).rowsAffected).toBe(2);
-    expect((await db.run(compile(target.dialect, editions as Case, schema()))).rowsAffected).toBe(2);
+    expect((await db.run(compile(target.engine, books as Case, schema()))).rowsAffected).toBe(2);
+    expect((await db.run(compile(target.engine, editions as Case, schema()))).rowsAffected).toBe(2);
     // unchanged values still count as matched
-    expect((await db.run(compile(target.dialect, editions as Case, schema()))).rowsAffected).toBe(2);
+    expect((await db.run(compile(target.engine, editions as Case, schema()))).rowsAffected).toBe(2);
     const rows = await testDb.exec(`SELECT book_id, title, price FROM ${at}book ORDER BY book_id`);
     expect(rows.map((r) => [Number(r.book_id), r.title, r.price === null ? null : Number(r.price)])).toEqual([
       [1, 'A', 1.5],
@@ -133,7 +133,7 @@ describe('updateRuns', () => {
     generatedColumns: [],
     links: [],
   };
-  const resourceOn = (dialect: Dialect) => ({ dialect, tables: { item } }) as unknown as SqlResource;
+  const resourceOn = (engine: EngineName) => ({ engine, tables: { item } }) as unknown as SqlResource;
   const update = (id: number, parent: Record<string, string | null>, extensions: UpdateRows['extensions'] = []) =>
     ({ target: { kind: 'keys', keys: [[BigInt(id)]] }, parent, extensions }) as UpdateRows;
 
@@ -163,11 +163,11 @@ describe('updateRuns', () => {
     );
   });
 
-  it.each(['postgres', 'mysql'] as const)(
+  it.each(engineNames)(
     '%s: every statement of a 10,000-row update stays under 16 KB of text, values included on mysql',
-    async (dialect) => {
+    async (engine) => {
       const updates = Array.from({ length: 10_000 }, (_, i) => update(i, { note: `it's "row" ${i}`, qty: `${i}` }));
-      const runs = await updateRuns(resourceOn(dialect), updates, undefined);
+      const runs = await updateRuns(resourceOn(engine), updates, undefined);
       expect(runs.flat()).toEqual(updates);
       expect(runs.length).toBeGreaterThan(10);
       for (const run of runs) {
@@ -175,8 +175,8 @@ describe('updateRuns', () => {
           key: u.target.kind === 'keys' ? (u.target.keys[0] ?? []) : [],
           values: u.parent,
         }));
-        const statement = compileUpdateRows(sqlDialect(dialect), item, item.primaryKey, rows);
-        const text = dialect === 'mysql' ? inlineParams(statement, 'positional') : statement.text;
+        const statement = compileUpdateRows(sqlShapeOf(engine), item, item.primaryKey, rows);
+        const text = engine === 'mysql' ? inlineParams(statement, 'positional') : statement.text;
         expect(Buffer.byteLength(text)).toBeLessThan(16 * 1024);
       }
     },

@@ -9,7 +9,7 @@
 import net from 'node:net';
 import { readConfig } from '../../lib/config';
 import type { Database } from '../../lib/db/database';
-import { connectPostgres } from '../../lib/db/postgres-database';
+import { connectPostgres } from '../../lib/db/engines/postgres/connect-postgres';
 import { type TestDatabase, targets } from '../support/databases';
 
 const options = { connectTimeoutMs: 3000, statementTimeoutMs: 10000, poolSize: 1, idleTimeoutS: 300 };
@@ -34,7 +34,7 @@ describe('DB_PREPARE', () => {
   });
 });
 
-describe.each(targets().filter((t) => t.dialect === 'postgres'))('prepared statements on $name', (target) => {
+describe.each(targets().filter((t) => t.engine === 'postgres'))('prepared statements on $name', (target) => {
   let testDb: TestDatabase;
   const opened: Database[] = [];
   const connect = (prepare: boolean) => {

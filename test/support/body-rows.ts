@@ -34,7 +34,7 @@ function resourceNamed(names: BodyNames): SqlResource {
     file: 'Names.xml',
     kind: child ? 'one-to-many' : 'flat',
     database: 'test',
-    dialect: 'postgres',
+    engine: 'postgres',
     query: 'select 1',
     rowName: names.rowName,
     collectionName: names.collectionName,

@@ -5,14 +5,15 @@
  * of its own, created and dropped here, so test files never disturb each other.
  */
 import { PGlite } from '@electric-sql/pglite';
+import { engineOfUrl } from '../../lib/db/engines/registry';
+import type { EngineName } from '../../lib/resource';
 import { startPgliteServer } from '../../scripts/pglite-server';
 import { createScratchDatabase } from '../../scripts/scratch-database';
-import { markPerServer, missingServers, noteLeftOut, serverUrl, type TestServer, testServers } from './left-out';
-import type { TestDialect } from './schema';
+import { markPerServer, missingServers, noteLeftOut, serverUrl, testServers } from './left-out';
 
 export interface TestDatabase {
   readonly url: string;
-  readonly dialect: TestDialect;
+  readonly engine: EngineName;
   /** Runs SQL on the test database outside the service (setup, verification). */
   exec(sql: string): Promise<Record<string, unknown>[]>;
   drop(): Promise<void>;
@@ -20,7 +21,7 @@ export interface TestDatabase {
 
 export interface Target {
   readonly name: 'pglite' | 'postgres' | 'mariadb';
-  readonly dialect: TestDialect;
+  readonly engine: EngineName;
   create(): Promise<TestDatabase>;
 }
 
@@ -29,7 +30,7 @@ async function createPglite(): Promise<TestDatabase> {
   const server = await startPgliteServer(db);
   return {
     url: server.url('test'),
-    dialect: 'postgres',
+    engine: 'postgres',
     exec: async (sql) => (await db.query<Record<string, unknown>>(sql)).rows,
     drop: async () => {
       await server.stop();
@@ -38,23 +39,14 @@ async function createPglite(): Promise<TestDatabase> {
   };
 }
 
-async function createPostgres(adminUrl: string): Promise<TestDatabase> {
-  return { ...(await createScratchDatabase(adminUrl, 'rrs_t')), dialect: 'postgres' };
-}
-
-async function createMariadb(adminUrl: string): Promise<TestDatabase> {
-  return { ...(await createScratchDatabase(adminUrl, 'rrs_t')), dialect: 'mysql' };
-}
-
-const servers: Record<TestServer['name'], (url: string) => Target> = {
-  postgres: (url) => ({ name: 'postgres', dialect: 'postgres', create: () => createPostgres(url) }),
-  mariadb: (url) => ({ name: 'mariadb', dialect: 'mysql', create: () => createMariadb(url) }),
-};
-
+/** Each server whose URL is set, its engine read from its URL as the service reads it. */
 function configuredServers(): Target[] {
   return testServers.flatMap((server) => {
     const url = serverUrl(server);
-    return url ? [servers[server.name](url)] : [];
+    if (!url) return [];
+    const engine = engineOfUrl(url).name;
+    const create = async () => ({ ...(await createScratchDatabase(url, 'rrs_t')), engine });
+    return [{ name: server.name, engine, create }];
   });
 }
 
@@ -64,7 +56,7 @@ function configuredServers(): Target[] {
  */
 export function targets(): Target[] {
   return markPerServer(
-    [{ name: 'pglite', dialect: 'postgres', create: createPglite }, ...configuredServers()],
+    [{ name: 'pglite', engine: 'postgres', create: createPglite }, ...configuredServers()],
     missingServers(),
   );
 }

@@ -13,6 +13,8 @@ export interface FakeSecretsManager {
   readonly endpoint: string;
   /** GetSecretValue calls so far, per ARN. */
   calls(arn: string): number;
+  /** The region each call for `arn` was signed for (its SigV4 credential scope), in order. */
+  regions(arn: string): string[];
   /** What GetSecretValue answers for `arn` from now on. */
   set(arn: string, answer: Answer): void;
   stop(): Promise<void>;
@@ -21,6 +23,7 @@ export interface FakeSecretsManager {
 export async function startFakeSecretsManager(): Promise<FakeSecretsManager> {
   const answers = new Map<string, Answer>();
   const counts = new Map<string, number>();
+  const signedFor = new Map<string, string[]>();
   const server = createServer((req, res) => {
     let body = '';
     req.on('data', (chunk: Buffer) => {
@@ -44,6 +47,8 @@ export async function startFakeSecretsManager(): Promise<FakeSecretsManager> {
       }
       const arn = String((JSON.parse(body) as { SecretId?: unknown }).SecretId);
       counts.set(arn, (counts.get(arn) ?? 0) + 1);
+      const scope = /Credential=[^/]+\/\d{8}\/([^/]+)\//.exec(String(req.headers.authorization))?.[1] ?? '';
+      signedFor.set(arn, [...(signedFor.get(arn) ?? []), scope]);
       const answer = answers.get(arn) ?? {
         error: 'ResourceNotFoundException',
         message: "Secrets Manager can't find the specified secret.",
@@ -67,6 +72,7 @@ export async function startFakeSecretsManager(): Promise<FakeSecretsManager> {
   return {
     endpoint: `http://127.0.0.1:${port}`,
     calls: (arn) => counts.get(arn) ?? 0,
+    regions: (arn) => signedFor.get(arn) ?? [],
     set: (arn, answer) => answers.set(arn, answer),
     stop: () =>
       new Promise<void>((resolve) => {

@@ -34,7 +34,7 @@ export function useFixture(target: Target): Fixture {
   const fixture = {} as Fixture;
   beforeAll(async () => {
     fixture.db = await target.create();
-    for (const statement of testSchema(target.dialect)) await fixture.db.exec(statement);
+    for (const statement of testSchema(target.engine)) await fixture.db.exec(statement);
     fixture.count = async (table, where) => {
       const rows = await fixture.db.exec(`SELECT COUNT(*) AS n FROM ${table}${where ? ` WHERE ${where}` : ''}`);
       return Number(rows[0]?.n);
@@ -43,7 +43,7 @@ export function useFixture(target: Target): Fixture {
   });
   beforeEach(async () => {
     for (const table of tables) await fixture.db.exec(`DELETE FROM ${table}`);
-    for (const statement of testData(target.dialect)) await fixture.db.exec(statement);
+    for (const statement of testData(target.engine)) await fixture.db.exec(statement);
   });
   afterAll(async () => {
     await closeDatabases();

@@ -2,10 +2,12 @@
  * Hand-built SqlResources and helpers shared by the unit tests of the pure stages (plan, sql, definitions).
  * Test data only: no IO.
  */
+import { engineList } from '../../lib/db/engines/registry';
 import { ServiceError } from '../../lib/errors';
-import type { Dialect, Field, ResourceTable, SqlResource, ValueLimits, ValueType } from '../../lib/resource';
+import type { EngineName, Field, ResourceTable, SqlResource, ValueLimits, ValueType } from '../../lib/resource';
 
-export const dialects: readonly Dialect[] = ['postgres', 'mysql'];
+/** Every engine of the registry: a table test over them asks for an expectation of each. */
+export const engineNames: readonly EngineName[] = engineList.map((engine) => engine.name);
 
 interface FieldOptions {
   readonly primaryKey?: boolean;
@@ -54,7 +56,7 @@ export function table(
 }
 
 function resource(
-  dialect: Dialect,
+  engine: EngineName,
   name: string,
   kind: SqlResource['kind'],
   tables: readonly ResourceTable[],
@@ -66,7 +68,7 @@ function resource(
     file: `/defs/${name.split('.').join('/')}.xml`,
     kind,
     database: 'shop',
-    dialect,
+    engine,
     query: 'select 1',
     rowName: 'row',
     collectionName: 'rows',
@@ -82,9 +84,9 @@ function resource(
  * Flat: Parent `book` (key book_id, generated) and ParentExtension `book_detail` (linked by book_id); `title`
  * is limited to 20 characters; `titleLength` is computed.
  */
-export function bookResource(dialect: Dialect): SqlResource {
+export function bookResource(engine: EngineName): SqlResource {
   return resource(
-    dialect,
+    engine,
     'shop.Book',
     'flat',
     [
@@ -109,9 +111,9 @@ export function bookResource(dialect: Dialect): SqlResource {
 }
 
 /** Flat with a compound key: `edition` (isbn, edition_no). */
-export function editionResource(dialect: Dialect): SqlResource {
+export function editionResource(engine: EngineName): SqlResource {
   return resource(
-    dialect,
+    engine,
     'Edition',
     'flat',
     [table('edition', 'Parent', ['isbn', 'edition_no'])],
@@ -124,10 +126,10 @@ export function editionResource(dialect: Dialect): SqlResource {
   );
 }
 
-/** Flat whose query does not select the Parent key: ordered by its orderable fields (D8), not addressable. */
-export function logResource(dialect: Dialect): SqlResource {
+/** Flat whose query does not select the Parent key: ordered by its orderable fields, not addressable by key. */
+export function logResource(engine: EngineName): SqlResource {
   return resource(
-    dialect,
+    engine,
     'Log',
     'flat',
     [table('log', 'Parent', ['log_id'])],
@@ -142,9 +144,9 @@ export function logResource(dialect: Dialect): SqlResource {
 }
 
 /** One-to-many: Parent `language` (language_id), Child `film` (film_id). */
-export function languageResource(dialect: Dialect): SqlResource {
+export function languageResource(engine: EngineName): SqlResource {
   return resource(
-    dialect,
+    engine,
     'Lang',
     'one-to-many',
     [
@@ -172,11 +174,11 @@ export function languageResource(dialect: Dialect): SqlResource {
  * generated, labelled task_id; person_id, labelled owner, its link to person; title NOT NULL without a default).
  * Both person and task have a column `id`.
  */
-export function personTasksResource(dialect: Dialect): SqlResource {
+export function personTasksResource(engine: EngineName): SqlResource {
   const required = { nullable: false, hasDefault: false };
   const toPerson = [{ columns: ['person_id'], target: 'person', references: ['id'] }];
   return resource(
-    dialect,
+    engine,
     'PersonTasks',
     'one-to-many',
     [

@@ -1,29 +1,9 @@
 /**
- * Maps database type names/ids to the service's ValueType, and type names to the limits of what a column of that
- * type holds (ValueLimits). Pure.
+ * MySQL's and MariaDB's types as the service's ValueType (from information_schema, or from the protocol's type
+ * codes for computed columns), and the limits of what a column of a type holds (by its column_type). Pure.
  */
-import type { ValueLimits, ValueType } from '../resource';
-
-const postgresOids: Record<number, ValueType> = {
-  20: 'integer', // int8
-  21: 'integer', // int2
-  23: 'integer', // int4
-  26: 'integer', // oid
-  1700: 'decimal', // numeric
-  700: 'float', // float4
-  701: 'float', // float8
-  16: 'boolean',
-  1082: 'date',
-  1083: 'time',
-  1266: 'time', // timetz
-  1114: 'timestamp',
-  1184: 'timestamp', // timestamptz
-  17: 'binary', // bytea
-};
-
-export function postgresValueType(oid: number): ValueType {
-  return postgresOids[oid] ?? 'string';
-}
+import type { ValueLimits, ValueType } from '../../../resource';
+import { decimalDigits, integerRange, type LimitsOf, limitsFrom } from '../value-limits';
 
 /** From information_schema.columns: data_type (e.g. `tinyint`) and column_type (e.g. `tinyint(1) unsigned`). */
 export function mysqlValueType(dataType: string, columnType: string): ValueType {
@@ -63,42 +43,6 @@ export function mysqlProtocolType(code: number, charset: number): [ValueType, st
   if (known) return known;
   if (charset === 63 && code >= 249 && code <= 254) return ['binary', 'binary'];
   return ['string', code === 245 ? 'json' : 'varchar'];
-}
-
-/** Signed integers of `bits` bits, or unsigned ones. */
-function integerRange(bits: number, unsigned: boolean): ValueLimits {
-  const size = 2n ** BigInt(bits);
-  return unsigned ? { min: '0', max: String(size - 1n) } : { min: String(-size / 2n), max: String(size / 2n - 1n) };
-}
-
-/** numeric(p,s): below 10^(p - s) in size, nothing after the s-th digit after the point. */
-function decimalDigits(precision: number, scale: number): ValueLimits {
-  return { digitsBefore: precision - scale, digitsAfter: scale };
-}
-
-/** PostgreSQL's numeric without a precision: 131072 digits before the decimal point and 16383 after. */
-const unconstrainedNumeric: ValueLimits = { digitsBefore: 131072, digitsAfter: 16383 };
-
-type LimitsOf = (m: RegExpMatchArray) => ValueLimits;
-
-/** format_type names (of the column's type, or of a domain's base type); anchored, so arrays match none. */
-const postgresTypes: readonly [RegExp, LimitsOf][] = [
-  [/^smallint$/, () => integerRange(16, false)],
-  [/^integer$/, () => integerRange(32, false)],
-  [/^bigint$/, () => integerRange(64, false)],
-  [/^oid$/, () => integerRange(32, true)],
-  [/^numeric\((\d+),(-?\d+)\)$/, (m) => decimalDigits(Number(m[1]), Number(m[2]))],
-  [/^numeric$/, () => unconstrainedNumeric],
-  [/^real$/, () => ({ float: 'single' })],
-  [/^double precision$/, () => ({ float: 'double' })],
-  [/^(?:character varying|character)\((\d+)\)$/, (m) => ({ maxLength: Number(m[1]) })],
-  // the one-byte internal type keeps only the first byte of what it is given
-  [/^"char"$/, () => ({ maxBytes: 1 })],
-  [/^(?:time|timestamp)(?:\((\d)\))? with(?:out)? time zone$/, (m) => ({ fractionDigits: Number(m[1] ?? 6) })],
-];
-
-export function postgresLimits(typeName: string): ValueLimits | undefined {
-  return limitsFrom(postgresTypes, typeName);
 }
 
 const mysqlIntegerBits: Record<string, number> = {
@@ -151,12 +95,4 @@ const mysqlTypes: readonly [RegExp, LimitsOf][] = [
 /** tinyint(1) is a boolean: true and false need no limits. */
 export function mysqlLimits(type: ValueType, columnType: string): ValueLimits | undefined {
   return type === 'boolean' ? undefined : limitsFrom(mysqlTypes, columnType.toLowerCase());
-}
-
-function limitsFrom(types: readonly [RegExp, LimitsOf][], name: string): ValueLimits | undefined {
-  for (const [pattern, limitsOf] of types) {
-    const m = pattern.exec(name);
-    if (m) return limitsOf(m);
-  }
-  return undefined;
 }

@@ -4,11 +4,11 @@
  * foreign keys and unique keys from information_schema. Runs once per resource and container; the caller caches the result.
  */
 import type mysql from 'mysql2/promise';
-import type { UniqueKey } from '../resource';
-import { classifyDbError } from './classify-error';
-import type { CatalogColumn, CatalogTable, Executor, QueryCatalog, QueryColumn } from './database';
+import type { UniqueKey } from '../../../resource';
+import { classifyDbError } from '../../classify-error';
+import type { CatalogColumn, CatalogTable, Executor, QueryCatalog, QueryColumn } from '../../database';
 import { mysqlErrors } from './mysql-errors';
-import { mysqlLimits, mysqlProtocolType, mysqlValueType } from './value-types';
+import { mysqlLimits, mysqlProtocolType, mysqlValueType } from './mysql-value-types';
 
 interface TableId {
   schema: string;

@@ -6,7 +6,7 @@
  * Checked once per new connection, before its first statement. Pure but for `requireSafeSqlMode`'s one query.
  */
 import type mysql from 'mysql2/promise';
-import { ConfigurationError } from '../errors';
+import { ConfigurationError } from '../../../errors';
 
 const refused: Readonly<Record<string, string>> = {
   NO_BACKSLASH_ESCAPES: 'a backslash in a value would be a plain character, so a value could be read as SQL',
@@ -14,12 +14,12 @@ const refused: Readonly<Record<string, string>> = {
 };
 
 /** The modes of `sqlMode` (the server's comma-separated list) that the service refuses. */
-export function refusedModes(sqlMode: string): string[] {
+function refusedModes(sqlMode: string): string[] {
   return sqlMode.split(',').filter((mode) => mode in refused);
 }
 
 /** What to tell the operator: which modes, why, and the setting that leaves them out. */
-export function sqlModeError(sqlMode: string): ConfigurationError {
+function sqlModeError(sqlMode: string): ConfigurationError {
   const modes = refusedModes(sqlMode);
   const kept = sqlMode
     .split(',')

@@ -3,9 +3,9 @@
  * constraint error is about. MySQL has no fields for it: its message names the key, the column or the foreign key
  * (never taken: the duplicate value it quotes), and the statement's table is the table for those that do not. Pure.
  */
-import type { ConstraintViolation } from '../errors';
-import type { DriverError, DriverErrors, ErrorKind } from './classify-error';
-import type { WrittenTable } from './written-table';
+import type { ConstraintViolation } from '../../../errors';
+import type { DriverError, ErrorKind, ErrorTable } from '../../classify-error';
+import type { WrittenTable } from '../../written-table';
 
 const mysqlErrnos: Record<number, ErrorKind> = {
   1062: 'unique', // ER_DUP_ENTRY: Duplicate entry '<value>' for key '<key>'
@@ -131,7 +131,7 @@ function foreignKeyViolation(
       };
 }
 
-export const mysqlErrors: DriverErrors = {
+export const mysqlErrors: ErrorTable = {
   kindOf: (err) => (typeof err.errno === 'number' ? mysqlErrnos[err.errno] : undefined),
   violationOf,
   placeholders: 'positional',

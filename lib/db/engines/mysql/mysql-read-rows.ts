@@ -1,10 +1,10 @@
 /**
- * A MySQL result read as its rows arrive, a batch at a time, on a connection held for it (mysql-database.ts), from
+ * A MySQL result read as its rows arrive, a batch at a time, on a connection held for it (mysql-connection.ts), from
  * mysql2's row events. The connection's pooling, timeouts and error classes stay with the caller.
  */
 import type mysql from 'mysql2/promise';
-import type { Value } from '../values';
-import type { Row, Statement } from './database';
+import type { Value } from '../../../values';
+import type { Row, Statement } from '../../database';
 
 /**
  * The part of mysql2's core connection (under the promise wrapper) that streams a result's rows as events. A
@@ -23,7 +23,9 @@ interface CoreConnection {
 /**
  * The rows as their packets arrive, in batches. MySQL's protocol cannot stop a result half way (the server sends
  * every row, and the connection carries nothing else until then), so a read that `each` stops closes its
- * connection: the rows not yet sent are never read. Rejects with what `each` threw, or the driver's error.
+ * connection: the rows not yet sent are never read. Rejects with what `each` threw, or the driver's error. One
+ * function, longer than most: its event handlers share the batch and whether the read has ended, so that none acts
+ * after another ended it.
  */
 export function readRows(
   conn: mysql.PoolConnection,

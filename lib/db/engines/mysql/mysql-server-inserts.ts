@@ -1,18 +1,11 @@
 /**
- * How a database reads back the rows of one multi-row INSERT. PostgreSQL: RETURNING, always. MySQL-family: the
- * server is asked (serverInsertsQuery), since the same dialect serves MariaDB 10.5+ (INSERT ... RETURNING) and
- * MySQL (none); without RETURNING, the insert id of the first row plus the row's position times
+ * How a MySQL-family server reads back the rows of one multi-row INSERT. The server is asked (serverInsertsQuery),
+ * since the same SQL shape serves MariaDB 10.5+ (INSERT ... RETURNING) and MySQL (none); without RETURNING, the insert id of the first row plus the row's position times
  * @@auto_increment_increment names each row only when @@innodb_autoinc_lock_mode gives one INSERT consecutive ids
  * (0 "traditional" and 1 "consecutive" do; 2 "interleaved", MySQL 8's default, does not). Pure.
  */
-import type { Value } from '../values';
-
-export interface ServerInserts {
-  /** INSERT ... RETURNING * works. */
-  readonly returning: boolean;
-  /** Without RETURNING: the step between the generated ids of one INSERT, when they are consecutive. */
-  readonly idStep?: number;
-}
+import type { ServerInserts } from '../../../sql-shape';
+import type { Value } from '../../../values';
 
 /** Reads variables only: nothing that would pin an RDS Proxy session. */
 export const serverInsertsQuery = {

@@ -1,16 +1,12 @@
 /**
- * Fields, keys and types on PostgreSQL: the query's columns come from the RowDescription of `<query> LIMIT 0` (table oid and
- * attribute number of every column, 0 for expressions); tables, keys, generated columns, defaults, foreign keys and
- * unique indexes from pg_catalog. Runs once per resource and container; the caller caches the result.
+ * What describe-postgres reads from pg_catalog, one query each: the declared tables, the relations, their columns
+ * (types, nullability, identity, generated columns, defaults, a domain's base type), their primary and foreign keys
+ * and unique indexes, and the names of result types. Each takes the tables by oid.
  */
-import type postgres from 'postgres';
-import type { UniqueKey } from '../resource';
-import { classifyDbError } from './classify-error';
-import type { CatalogColumn, CatalogTable, Executor, QueryCatalog, QueryColumn } from './database';
-import { postgresErrors } from './postgres-errors';
-import { postgresLimits, postgresValueType } from './value-types';
+import type { UniqueKey } from '../../../resource';
+import type { CatalogTable, Executor } from '../../database';
 
-interface AttributeRow {
+export interface AttributeRow {
   rel: string;
   attnum: string;
   attname: string;
@@ -24,61 +20,16 @@ interface AttributeRow {
   hasdefault: boolean;
 }
 
-interface RelationRow {
+export interface RelationRow {
   rel: string;
   schema: string;
   table: string;
 }
 
-export async function describePostgres(
+export async function resolveDeclared(
   db: Executor,
-  sql: postgres.Sql,
-  query: string,
-  tableNames: readonly string[],
-): Promise<QueryCatalog> {
-  const probe = { text: `${query}\nLIMIT 0`, params: [] };
-  // postgres.js exposes the RowDescription (table oid, attnum, type) only on its own result objects
-  const described = await sql.unsafe(probe.text).catch((error: unknown) => {
-    throw classifyDbError(postgresErrors, error, probe);
-  });
-  const resultColumns = described.columns ?? [];
-  const declared = await resolveDeclared(db, tableNames);
-  const relIds = [
-    ...new Set([
-      ...Object.values(declared)
-        .filter((r): r is RelationRow => r !== null)
-        .map((r) => r.rel),
-      ...resultColumns.filter((c) => c.table !== 0).map((c) => String(c.table)),
-    ]),
-  ];
-  const relations = await loadRelations(db, relIds);
-  const attributes = await loadAttributes(db, relIds);
-  const keys = await loadConstraints(db, relIds, attributes, relations);
-  const typeNames = await loadTypeNames(
-    db,
-    resultColumns.map((c) => c.type),
-  );
-  const columns = resultColumns.map((c): QueryColumn => {
-    const attribute = attributes.find((a) => a.rel === String(c.table) && a.attnum === String(c.number));
-    const relation = relations.get(String(c.table));
-    return {
-      label: c.name,
-      schema: relation?.schema ?? null,
-      table: attribute && relation ? relation.table : null,
-      column: attribute?.attname ?? null,
-      dbType: attribute?.dbtype ?? typeNames.get(c.type) ?? `oid ${c.type}`,
-      type: postgresValueType(c.type),
-    };
-  });
-  const tables: Record<string, CatalogTable | null> = {};
-  for (const name of tableNames) {
-    const rel = declared[name];
-    tables[name] = rel ? buildTable(rel, attributes, keys) : null;
-  }
-  return { columns, tables };
-}
-
-async function resolveDeclared(db: Executor, names: readonly string[]): Promise<Record<string, RelationRow | null>> {
+  names: readonly string[],
+): Promise<Record<string, RelationRow | null>> {
   if (names.length === 0) return {};
   const values = names.map((_, i) => `($${i + 1}::text, ${i})`).join(', ');
   const { rows } = await db.run({
@@ -98,7 +49,7 @@ function oidList(relIds: readonly string[]): string {
   return relIds.map((_, i) => `$${i + 1}::oid`).join(', ');
 }
 
-async function loadRelations(db: Executor, relIds: readonly string[]): Promise<Map<string, RelationRow>> {
+export async function loadRelations(db: Executor, relIds: readonly string[]): Promise<Map<string, RelationRow>> {
   if (relIds.length === 0) return new Map();
   const { rows } = await db.run({
     text: `SELECT c.oid::int8 AS rel, n.nspname AS schema, c.relname AS table FROM pg_class c
@@ -110,7 +61,7 @@ async function loadRelations(db: Executor, relIds: readonly string[]): Promise<M
   );
 }
 
-async function loadAttributes(db: Executor, relIds: readonly string[]): Promise<AttributeRow[]> {
+export async function loadAttributes(db: Executor, relIds: readonly string[]): Promise<AttributeRow[]> {
   if (relIds.length === 0) return [];
   const { rows } = await db.run({
     text: `SELECT a.attrelid::int8 AS rel, a.attnum::int8 AS attnum, a.attname, format_type(a.atttypid, a.atttypmod) AS dbtype,
@@ -137,13 +88,13 @@ async function loadAttributes(db: Executor, relIds: readonly string[]): Promise<
   }));
 }
 
-interface Constraints {
+export interface Constraints {
   primaryKeys: Map<string, string[]>;
   foreignKeys: Map<string, CatalogTable['foreignKeys'][number][]>;
   uniqueKeys: Map<string, UniqueKey[]>;
 }
 
-async function loadConstraints(
+export async function loadConstraints(
   db: Executor,
   relIds: readonly string[],
   attributes: readonly AttributeRow[],
@@ -165,13 +116,39 @@ SELECT i.indexrelid::int8, 'u', i.indrelid::int8, NULL, k.attnum::int8, NULL, x.
 ORDER BY 1, 8`,
     params: relIds,
   });
+  const add = <T>(map: Map<string, T[]>, rel: string, item: T) => map.set(rel, [...(map.get(rel) ?? []), item]);
+  for (const { kind, rel, ref, name, columns, refColumns } of constraintEntries(rows, attributes)) {
+    const target = relations.get(ref);
+    if (kind === 'p') out.primaryKeys.set(rel, columns);
+    // a foreign key to a table outside the resource links nothing
+    else if (kind === 'f' && target && !refColumns.includes(''))
+      add(out.foreignKeys, rel, { columns, refSchema: target.schema, refTable: target.table, refColumns });
+    // an index on an expression covers no column that a field could name
+    else if (kind === 'u' && !columns.includes('')) add(out.uniqueKeys, rel, { name, columns });
+  }
+  return out;
+}
+
+interface ConstraintEntry {
+  kind: string;
+  rel: string;
+  ref: string;
+  name: string;
+  columns: string[];
+  refColumns: string[];
+}
+
+/**
+ * One entry per constraint or index of the rows loadConstraints read, its columns in order ('' for an expression
+ * or an unknown table's column).
+ */
+function constraintEntries(
+  rows: readonly Readonly<Record<string, unknown>>[],
+  attributes: readonly AttributeRow[],
+): IterableIterator<ConstraintEntry> {
   const columnName = (rel: string, attnum: unknown) =>
     attributes.find((a) => a.rel === rel && a.attnum === String(attnum))?.attname ?? '';
-  // one entry per constraint or index, its columns in order ('' for an expression or an unknown table's column)
-  const found = new Map<
-    string,
-    { kind: string; rel: string; ref: string; name: string; columns: string[]; refColumns: string[] }
-  >();
+  const found = new Map<string, ConstraintEntry>();
   for (const r of rows) {
     const rel = String(r.rel);
     // constraint and index oids are unique within their own catalog only
@@ -188,20 +165,10 @@ ORDER BY 1, 8`,
     entry.refColumns.push(columnName(entry.ref, r.refattnum));
     found.set(id, entry);
   }
-  const add = <T>(map: Map<string, T[]>, rel: string, item: T) => map.set(rel, [...(map.get(rel) ?? []), item]);
-  for (const { kind, rel, ref, name, columns, refColumns } of found.values()) {
-    const target = relations.get(ref);
-    if (kind === 'p') out.primaryKeys.set(rel, columns);
-    // a foreign key to a table outside the resource links nothing
-    else if (kind === 'f' && target && !refColumns.includes(''))
-      add(out.foreignKeys, rel, { columns, refSchema: target.schema, refTable: target.table, refColumns });
-    // an index on an expression covers no column that a field could name
-    else if (kind === 'u' && !columns.includes('')) add(out.uniqueKeys, rel, { name, columns });
-  }
-  return out;
+  return found.values();
 }
 
-async function loadTypeNames(db: Executor, oids: readonly number[]): Promise<Map<number, string>> {
+export async function loadTypeNames(db: Executor, oids: readonly number[]): Promise<Map<number, string>> {
   const unique = [...new Set(oids)];
   if (unique.length === 0) return new Map();
   const { rows } = await db.run({
@@ -209,30 +176,4 @@ async function loadTypeNames(db: Executor, oids: readonly number[]): Promise<Map
     params: unique.map(String),
   });
   return new Map(rows.map((r) => [Number(r.oid), String(r.name)]));
-}
-
-function buildTable(rel: RelationRow, attributes: readonly AttributeRow[], keys: Constraints): CatalogTable {
-  const columns = attributes
-    .filter((a) => a.rel === rel.rel)
-    .map((a): CatalogColumn => {
-      const limits = postgresLimits(a.basetype);
-      return {
-        name: a.attname,
-        dbType: a.dbtype,
-        type: postgresValueType(Number(a.typid)),
-        nullable: a.nullable,
-        generated: a.generated,
-        readOnly: a.readonly,
-        hasDefault: a.hasdefault,
-        ...(limits ? { limits } : {}),
-      };
-    });
-  return {
-    schema: rel.schema,
-    table: rel.table,
-    columns,
-    primaryKey: keys.primaryKeys.get(rel.rel) ?? [],
-    foreignKeys: keys.foreignKeys.get(rel.rel) ?? [],
-    uniqueKeys: keys.uniqueKeys.get(rel.rel) ?? [],
-  };
 }

@@ -3,9 +3,9 @@
  * about: PostgreSQL gives the schema, table, column and constraint as fields of the error; the columns of a key
  * only in its DETAIL (`Key (a, b)=(values) ...`), from which nothing but the names before `=` is taken. Pure.
  */
-import type { ConstraintViolation } from '../errors';
-import type { DriverError, DriverErrors, ErrorKind } from './classify-error';
-import type { WrittenTable } from './written-table';
+import type { ConstraintViolation } from '../../../errors';
+import type { DriverError, ErrorKind, ErrorTable } from '../../classify-error';
+import type { WrittenTable } from '../../written-table';
 
 const postgresStates: Record<string, ErrorKind> = {
   '08000': 'unreachable', // connection_exception
@@ -97,7 +97,7 @@ function foreignKeyViolation(
   };
 }
 
-export const postgresErrors: DriverErrors = {
+export const postgresErrors: ErrorTable = {
   kindOf: (err) => (typeof err.code === 'string' ? postgresStates[err.code] : undefined),
   violationOf,
   placeholders: 'numbered',

@@ -1,0 +1,115 @@
+/**
+ * MySQL, MariaDB and Aurora MySQL (and RDS Proxy) through mysql2. Client-side parameter binding (`query`, not
+ * server-side `execute`, which would pin RDS Proxy sessions); decimals, bigints and dates as strings;
+ * tinyint(1) as boolean. Every statement runs on a connection held for it (or for its transaction), bounded on
+ * the client side: a connection that failed at the network level or did not answer in time is destroyed, never
+ * returned to the pool. A new connection is first asked its sql_mode, and refused under one that changes how SQL
+ * text reads (mysql-sql-mode).
+ */
+import mysql from 'mysql2/promise';
+import { observeDatabaseCall } from '../../../request-context';
+import { classifyDbError } from '../../classify-error';
+import type { Database, Executor, Statement } from '../../database';
+import type { ConnectOptions } from '../../engine';
+import { type PasswordSource, passwordText } from '../../password-source';
+import { describeMysql } from './describe-mysql';
+import { bounded, type Held, hold } from './mysql-connection';
+import { mysqlErrors } from './mysql-errors';
+import { mysqlOptions } from './mysql-pool-options';
+import { requireSafeSqlMode } from './mysql-sql-mode';
+
+/** What lib/request-context times (and traces) of each call: the statement's text, never its values. */
+const statementCall = (query: Statement) => ({ engine: 'mysql', kind: 'statement', text: query.text }) as const;
+const transactionCall = { engine: 'mysql', kind: 'transaction' } as const;
+
+const startTransaction: Statement = { text: 'START TRANSACTION', params: [] };
+const commit: Statement = { text: 'COMMIT', params: [] };
+const rollback: Statement = { text: 'ROLLBACK', params: [] };
+
+/**
+ * The secret's password for the pool's next new connection. mysql2 (3.x) takes no password function: it copies the
+ * pool's connection settings into each connection it opens (`_createConnectionConfig`), so the password set here
+ * before asking for a connection is the one a new connection logs in with; a pooled connection keeps its login.
+ * test/db/credentials-secret.test.ts proves it on MariaDB, with a password rotated under a running pool.
+ */
+function setPoolPassword(pool: mysql.Pool, password: string): void {
+  (pool.pool as unknown as { config: { connectionConfig: { password?: string } } }).config.connectionConfig.password =
+    password;
+}
+
+export function connectMysql(url: string, options: ConnectOptions, source?: PasswordSource): Database {
+  const pool = mysql.createPool(mysqlOptions(url, options, source));
+  const acquire = (query: Statement) => acquireChecked(pool, options.statementTimeoutMs, query, source);
+  /** Runs one call on a connection of its own, released (or destroyed) after it. */
+  const withConnection = async <T>(query: Statement, call: (held: Held) => Promise<T>): Promise<T> => {
+    const held = await acquire(query);
+    try {
+      return await call(held);
+    } finally {
+      held.release();
+    }
+  };
+  const poolExecutor: Executor = {
+    run: (query) => observeDatabaseCall(statementCall(query), () => withConnection(query, (held) => held.run(query))),
+  };
+  // describe-mysql reads the probe's column definitions from mysql2's own result
+  const probe = {
+    query: (text: string) => withConnection({ text, params: [] }, (held) => held.query({ text, params: [] })),
+  } as unknown as Pick<mysql.Pool, 'query'>;
+
+  return {
+    engine: 'mysql',
+    ...poolExecutor,
+    readEach: (query, batchRows, each) =>
+      observeDatabaseCall(statementCall(query), () =>
+        withConnection(query, (held) => held.readEach(query, batchRows, each)),
+      ),
+    transaction: (fn) =>
+      observeDatabaseCall(transactionCall, async () => transaction(await acquire(startTransaction), fn)),
+    describe: (query, tableNames) =>
+      observeDatabaseCall({ engine: 'mysql', kind: 'describe', text: query }, () =>
+        describeMysql(poolExecutor, probe, query, tableNames),
+      ),
+    close: () => pool.end(),
+  };
+}
+
+/**
+ * A connection of the pool, held for a call or a transaction, once its sql_mode has passed the check; with a secret,
+ * the pool's password is set first, for a connection the pool opens now.
+ */
+async function acquireChecked(
+  pool: mysql.Pool,
+  statementTimeoutMs: number,
+  query: Statement,
+  source?: PasswordSource,
+): Promise<Held> {
+  if (source?.kind === 'secret') setPoolPassword(pool, await passwordText(source));
+  let conn: mysql.PoolConnection | undefined;
+  try {
+    conn = await pool.getConnection();
+    const checking = conn;
+    await bounded(requireSafeSqlMode(checking), statementTimeoutMs, () => checking.destroy());
+    return hold(conn, statementTimeoutMs);
+  } catch (error) {
+    // a connection refused for its sql_mode (or that failed its check) is never used again
+    conn?.destroy();
+    throw classifyDbError(mysqlErrors, error, query);
+  }
+}
+
+/** `fn` in one transaction on `held`, committed when it resolves, rolled back when it throws; then released. */
+async function transaction<T>(held: Held, fn: (tx: Executor) => Promise<T>): Promise<T> {
+  try {
+    await held.run(startTransaction);
+    const result = await fn({ run: (query) => observeDatabaseCall(statementCall(query), () => held.run(query)) });
+    await held.run(commit);
+    return result;
+  } catch (error) {
+    // the statement that failed is reported; a connection that cannot roll back is not reused
+    if (!held.lost) await held.run(rollback).catch(() => held.destroy());
+    throw error;
+  } finally {
+    held.release();
+  }
+}

@@ -1,0 +1,118 @@
+/**
+ * One pooled MySQL connection held for a call or a transaction (connect-mysql.ts): each statement bounded on the
+ * client side, its failure classified by MySQL's error table, and the connection destroyed, never returned to the
+ * pool, when it failed at the network level or did not answer in time.
+ */
+import type mysql from 'mysql2/promise';
+import type { Value } from '../../../values';
+import { classifyDbError } from '../../classify-error';
+import type { QueryResult, Row, Statement } from '../../database';
+import { noAnswerDeadline } from '../../no-answer-deadline';
+import { mysqlErrors } from './mysql-errors';
+import { readRows } from './mysql-read-rows';
+
+export /** One pooled connection held for a call or a transaction. */
+interface Held {
+  run(query: Statement): Promise<QueryResult>;
+  /** Database.readEach on this connection; it is destroyed when `each` throws. */
+  readEach(query: Statement, batchRows: number, each: (rows: readonly Row[]) => void): Promise<void>;
+  /** The raw result with its column definitions (describe-mysql reads them). */
+  query(query: Statement): Promise<[unknown, mysql.FieldPacket[]]>;
+  /** True once the connection was destroyed. */
+  readonly lost: boolean;
+  /** Out of the pool for good, its socket closed. */
+  destroy(): void;
+  /** Back to the pool, unless it was destroyed. */
+  release(): void;
+}
+
+export function hold(conn: mysql.PoolConnection, statementTimeoutMs: number): Held {
+  let lost = false;
+  /**
+   * Out of the pool, and its socket closed now: mysql2's destroy only ends the socket, which then waits for a
+   * goodbye that a frozen peer never sends (the socket is mysql2's `stream`, not in its typings).
+   */
+  const destroy = () => {
+    lost = true;
+    conn.destroy();
+    (conn.connection as unknown as { stream?: { destroy(): void } }).stream?.destroy();
+  };
+  const query = async (statement: Statement): Promise<[unknown, mysql.FieldPacket[]]> => {
+    try {
+      return await bounded(
+        conn.query({ sql: statement.text, values: statement.params as Value[] }),
+        statementTimeoutMs,
+        destroy,
+      );
+    } catch (error) {
+      // a network failure (mysql2 marks it fatal) leaves nothing to reuse
+      if ((error as { fatal?: unknown }).fatal === true) destroy();
+      throw classifyDbError(mysqlErrors, error, statement);
+    }
+  };
+  return {
+    query,
+    readEach: (statement, batchRows, each) =>
+      readEach(conn, statementTimeoutMs, destroy, { statement, batchRows, each }),
+    destroy,
+    run: async (statement) => queryResultOf((await query(statement))[0]),
+    get lost() {
+      return lost;
+    },
+    release: () => {
+      if (!lost) conn.release();
+    },
+  };
+}
+
+/** Database.readEach on a held connection: the rows a batch at a time; `destroy` when `each` stops the read. */
+async function readEach(
+  conn: mysql.PoolConnection,
+  statementTimeoutMs: number,
+  destroy: () => void,
+  read: { statement: Statement; batchRows: number; each: (rows: readonly Row[]) => void },
+): Promise<void> {
+  const { statement, batchRows, each } = read;
+  let stopped: { readonly error: unknown } | undefined;
+  const take = (rows: readonly Row[]) => {
+    try {
+      each(rows);
+    } catch (error) {
+      stopped = { error };
+      throw error;
+    }
+  };
+  try {
+    await bounded(readRows(conn, statement, batchRows, take, destroy), statementTimeoutMs, destroy);
+  } catch (error) {
+    if (stopped) throw stopped.error;
+    // a network failure (mysql2 marks it fatal) leaves nothing to reuse
+    if ((error as { fatal?: unknown }).fatal === true) destroy();
+    throw classifyDbError(mysqlErrors, error, statement);
+  }
+}
+
+function queryResultOf(result: unknown): QueryResult {
+  if (Array.isArray(result)) return { rows: result as unknown as QueryResult['rows'], rowsAffected: result.length };
+  const header = result as mysql.ResultSetHeader;
+  return {
+    rows: [],
+    rowsAffected: header.affectedRows,
+    insertId: header.insertId ? String(header.insertId) : undefined,
+  };
+}
+
+/**
+ * A client-side statement timeout. mysql2's own `timeout` only rejects the query and leaves the connection in
+ * the pool with the statement still running or its answer still to come; MySQL has no cancel on the same
+ * connection, so a call unanswered after the statement timeout and a margin is given up with its connection.
+ */
+export async function bounded<T>(pending: Promise<T>, statementTimeoutMs: number, destroy: () => void): Promise<T> {
+  const deadline = noAnswerDeadline(statementTimeoutMs, destroy);
+  deadline.start();
+  try {
+    return await Promise.race([pending, deadline.expired]);
+  } finally {
+    deadline.end();
+  }
+}

@@ -1,0 +1,68 @@
+/**
+ * MySQL's and MariaDB's SQL shape: the standard shapes (standard-sql.ts) but for what MySQL writes otherwise:
+ * backquoted names, `?` placeholders bound by mysql2 into the text, no OFFSET without LIMIT, a locking read for a
+ * current read, claims compared as bytes, and inserted rows read back as the server can (mysql-server-inserts).
+ * Pure.
+ */
+import type { InsertReadBack } from '../../../sql-shape';
+import type { Value } from '../../../values';
+import { StandardSql } from '../standard-sql';
+import { readServerInserts, serverInsertsQuery } from './mysql-server-inserts';
+
+export class MysqlSql extends StandardSql {
+  /**
+   * MySQL has no INSERT ... RETURNING (MariaDB has since 10.5): a single row is read back by its key (or the insert
+   * id), and a multi-row INSERT as the server says it can be.
+   */
+  override readonly insertReturns: boolean = false;
+  override readonly insertReadBack: InsertReadBack = {
+    kind: 'ask',
+    query: serverInsertsQuery,
+    read: readServerInserts,
+  };
+  override readonly insertDefaults: string = '() VALUES ()';
+  /** mysql2's `query` binds client-side: the server receives the values written into the text. */
+  override readonly valuesInText: boolean = true;
+
+  override quoteIdentifier(name: string): string {
+    return `\`${name.replace(/`/g, '``')}\``;
+  }
+
+  placeholder(): string {
+    return '?';
+  }
+
+  /** mysql2 binds a bigint unquoted with every digit, and booleans as the 1 and 0 of tinyint(1). */
+  toParam(value: Value): Value {
+    return typeof value === 'boolean' ? (value ? 1 : 0) : value;
+  }
+
+  /**
+   * InnoDB reads a transaction's first snapshot in a plain SELECT (REPEATABLE READ), and a locking clause outside a
+   * derived table does not reach the tables inside it: the query itself takes LOCK IN SHARE MODE (on its own line,
+   * after any trailing comment), so it reads the rows as committed now and keeps them until the write commits.
+   */
+  override currentRead(query: string): string {
+    return `${query}\nLOCK IN SHARE MODE`;
+  }
+
+  /**
+   * MySQL's usual collations fold case, accents and trailing spaces (`_ci`, PAD SPACE), so a claim's text is compared
+   * as its bytes: `JÜRGEN B.` is not `Jürgen B.`, and `alice` is not `alice `.
+   */
+  override claimValue(placeholder: string, value: Value): string {
+    return typeof value === 'string' ? `CAST(${placeholder} AS BINARY)` : placeholder;
+  }
+
+  /** MySQL's LIKE escape character is already the backslash, and it compares numbers as text. */
+  like(target: string, _asText: boolean, pattern: string): string {
+    return `${target} LIKE ${pattern}`;
+  }
+
+  /** MySQL has no OFFSET without LIMIT: the largest LIMIT stands for "all". */
+  override paging(limit?: string, offset?: string): string {
+    if (limit === undefined && offset === undefined) return '';
+    const count = limit ?? '18446744073709551615';
+    return offset !== undefined ? ` LIMIT ${count} OFFSET ${offset}` : ` LIMIT ${count}`;
+  }
+}

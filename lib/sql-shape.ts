@@ -1,0 +1,63 @@
+/**
+ * What the SQL compilers (lib/sql) ask of a database engine: the shape of every piece of SQL that is not written
+ * the same on every engine, the way kysely's query compilers hold them. Each engine's record holds its own
+ * (lib/db/engines/<engine>/); nothing else in the service branches on the database. Types only.
+ */
+import type { ResourceTable } from './resource';
+import type { Row, Value } from './values';
+
+/** How a server reads back the rows of one multi-row INSERT. */
+export interface ServerInserts {
+  /** INSERT ... RETURNING * works. */
+  readonly returning: boolean;
+  /** Without RETURNING: the step between the generated ids of one INSERT, when they are consecutive. */
+  readonly idStep?: number;
+}
+
+/**
+ * How the rows of a multi-row INSERT are read back: the same on every server of the engine (`always`), or as the
+ * server answers `query` (asked once per transaction).
+ */
+export type InsertReadBack =
+  | { readonly kind: 'always'; readonly inserts: ServerInserts }
+  | {
+      readonly kind: 'ask';
+      readonly query: { readonly text: string; readonly params: readonly Value[] };
+      read(row: Row | undefined): ServerInserts;
+    };
+
+export interface SqlShape {
+  quoteIdentifier(name: string): string;
+  quoteTable(table: Pick<ResourceTable, 'schema' | 'table'>): string;
+  /** The placeholder of the `position`-th parameter (1-based). */
+  placeholder(position: number): string;
+  /** A plan value as the engine's driver binds it. */
+  toParam(value: Value): Value;
+  /** A claim's value in the resource's query, compared exactly as its text. */
+  claimValue(placeholder: string, value: Value): string;
+  /** A LIKE pattern whose `\%` and `\_` are literal; `asText`: the target is compared as text. */
+  like(target: string, asText: boolean, pattern: string): string;
+  /** LIMIT and OFFSET, each given as a placeholder, or undefined when absent. */
+  paging(limit?: string, offset?: string): string;
+  /** A query that reads its rows as committed now, inside a write's transaction. */
+  currentRead(query: string): string;
+  /** The INSERT `insert`, giving back the rows it stores. */
+  returning(insert: string): string;
+  /** The SELECT `select`, locking the rows it reads until the transaction ends. */
+  lockForUpdate(select: string): string;
+  /**
+   * Rows whose `columns` (quoted) equal one of `keys` (the placeholders of each key, in the columns' order): for
+   * example `a IN ($1, $2)`, or for several columns a row value, `(a, b) IN (($1, $2), ($3, $4))`.
+   */
+  keyIn(columns: readonly string[], keys: readonly (readonly string[])[]): string;
+  /** The rest of an INSERT that gives no column: every column takes its default. */
+  readonly insertDefaults: string;
+  /** Every server of the engine gives an INSERT's rows back as stored in the same statement (`returning`). */
+  readonly insertReturns: boolean;
+  readonly insertReadBack: InsertReadBack;
+  /**
+   * Whether the driver sends the values inside the statement's text, so that they count toward the text size
+   * of a multi-row INSERT (RDS Proxy's 16 KB).
+   */
+  readonly valuesInText: boolean;
+}
