@@ -1,10 +1,10 @@
 /**
- * Deletes (D1-D4): parent rows with their extension rows and, one-to-many, their children (with the
- * children's extension rows) or, many-to-many, their association rows only; or children listed under a parent:
- * those child rows (one-to-many) or only their associations (many-to-many). Children go before their parents,
- * so no ON DELETE CASCADE is needed; every row deleted is counted. With the caller's query (claims), only parents
- * and children it shows are deleted, the parents locked and checked before anything is deleted (a child deleted
- * first could hide its parent from the query).
+ * Deletes (rows by key in the body, by filter or path key, or child rows under the parent in the path): parent rows
+ * with their extension rows and, one-to-many, their children (with the children's extension rows) or, many-to-many,
+ * their association rows only; or children listed under a parent: those child rows (one-to-many) or only their
+ * associations (many-to-many). Children go before their parents, so no ON DELETE CASCADE is needed; every row
+ * deleted is counted. With the caller's query (claims), only parents and children it shows are deleted, the parents
+ * locked and checked before anything is deleted (a child deleted first could hide its parent from the query).
  */
 
 import type { Executor } from '../db/database';

@@ -1,9 +1,10 @@
 /**
- * Inserts (C1, C2, C3): parent rows with their extension rows; under a parent, one-to-many children
- * with their extension rows, or many-to-many association rows for existing children. Echoes every row as
- * stored, in the request's nested shape; a parent that was not inserted appears by its key only. With the
- * caller's query (claims), every row written, and every parent written under, must be one it shows the caller.
- * What is done for each of many rows between statements is done a slice at a time (map-in-slices).
+ * Inserts (a form's row, XML or JSON rows, or child rows under the parent in the path): parent rows with their
+ * extension rows; under a parent, one-to-many children with their extension rows, or many-to-many association rows
+ * for existing children. Echoes every row as stored, in the request's nested shape; a parent that was not inserted
+ * appears by its key only. With the caller's query (claims), every row written, and every parent written under, must
+ * be one it shows the caller. What is done for each of many rows between statements is done a slice at a time
+ * (map-in-slices).
  */
 
 import type { Executor } from '../db/database';
@@ -74,7 +75,7 @@ interface Written {
 }
 
 /**
- * The parent of every row: C3's path parent and an existing parent with children are left as they are; the
+ * The parent of every row: the parent in the path and an existing parent with children are left as they are; the
  * others are inserted together, with their extension rows.
  */
 async function writeParents(

@@ -1,8 +1,9 @@
 /**
- * Updates (U1-U4): parent rows by key or filter with their extension rows (created when
- * missing); children under a parent, only those that belong to it (one-to-many: by its foreign key;
- * many-to-many: through an association row). "Updated" means matched, changed or not. With the caller's query
- * (claims), only rows it shows are updated, and each must still show after the update.
+ * Updates (rows by key in the body, by filter or path key, or child rows under the parent in the path): parent rows
+ * by key or filter with their extension rows (created when missing); children under a parent, only those that belong
+ * to it (one-to-many: by its foreign key; many-to-many: through an association row). "Updated" means matched,
+ * changed or not. With the caller's query (claims), only rows it shows are updated, and each must still show after
+ * the update.
  */
 
 import type { Executor } from '../db/database';

@@ -78,9 +78,9 @@ async function lockParents(
 }
 
 /**
- * A parent named in the path must exist (C3, U4, D4), and be one the query shows (with the caller's claims, when it
- * has them): one it does not show is answered as one that does not exist. Returns it as stored, locked until the
- * transaction ends.
+ * A parent named in the path (for child rows under it) must exist, and be one the query shows (with the caller's
+ * claims, when it has them): one it does not show is answered as one that does not exist. Returns it as stored,
+ * locked until the transaction ends.
  */
 export async function requireParent(
   tx: Executor,

@@ -1,8 +1,9 @@
 /**
- * The Parent rows a filter matches (U2, D2), as keys of the Parent table: the keys the query selects, or, when it
- * selects none, the keys of the rows equal to a matched row in every field the query selects from the Parent table.
- * `current`: read as committed now (the check after the rows were locked), not from an earlier snapshot; rows found
- * by their values are then also checked to be all shown (a hidden row with the same values cannot be told apart).
+ * The Parent rows a filter matches (an update or delete by query filters), as keys of the Parent table: the keys the
+ * query selects, or, when it selects none, the keys of the rows equal to a matched row in every field the query
+ * selects from the Parent table. `current`: read as committed now (the check after the rows were locked), not from
+ * an earlier snapshot; rows found by their values are then also checked to be all shown (a hidden row with the same
+ * values cannot be told apart).
  */
 import type { Executor } from '../db/database';
 import { sqlShapeOf } from '../db/engines/registry';

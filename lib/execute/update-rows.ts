@@ -1,8 +1,8 @@
 /**
- * U1 of many rows with few statements: consecutive rows, each by its own key, that set the same parent columns
- * and need no caller's check or extension row, go into one UPDATE (compile-update-rows) as statement-size allows.
- * Every other update is left to execute-update, one at a time, in its place in the order. Many updates are grouped
- * a slice at a time (map-in-slices).
+ * An update of many body rows by key with few statements: consecutive rows, each by its own key, that set the same
+ * parent columns and need no caller's check or extension row, go into one UPDATE (compile-update-rows) as
+ * statement-size allows. Every other update is left to execute-update, one at a time, in its place in the order.
+ * Many updates are grouped a slice at a time (map-in-slices).
  */
 import type { Executor } from '../db/database';
 import { sqlShapeOf } from '../db/engines/registry';
@@ -16,8 +16,9 @@ import { type ItemSize, paramBytes, sizedRuns } from './statement-size';
 import { byKey } from './table-links';
 
 /**
- * U1 rows that can share a statement: by one key, parent columns only and none of the key (MySQL assigns SET
- * columns left to right, so a changed key would change which row a later CASE matches), no caller's query.
+ * Body rows updated by key that can share a statement: by one key, parent columns only and none of the key (MySQL
+ * assigns SET columns left to right, so a changed key would change which row a later CASE matches), no caller's
+ * query.
  */
 function batchable(update: UpdateRows, keyColumns: readonly string[], query: CallerQuery | undefined): boolean {
   const { target } = update;

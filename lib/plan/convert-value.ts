@@ -3,7 +3,7 @@
  * what its column holds (value-limits, date-time); a value that does not convert is a 400 naming the field and
  * the value, with the reason when its form alone is not what is wrong. The result is the same for every
  * database: integers are bigints (every digit kept), decimals plain digits, booleans booleans, timestamps
- * `YYYY-MM-DD HH:MM...`; the SQL dialect binds them as its driver takes them. A message quotes the value, so an
+ * `YYYY-MM-DD HH:MM...`; the engine's SQL shape binds them as its driver takes them. A message quotes the value, so an
  * empty one or one with spaces reads as what it is. Pure.
  */
 import { BadRequestError } from '../errors';

@@ -30,10 +30,10 @@ export function targetOf(resource: SqlResource, input: WriteInput, what: 'update
 }
 
 /**
- * An update or delete by query filters needs no key in the query. A query that shows every row of its one table writes by the filter itself.
- * Otherwise the rows are found by the key the query selects or, without one, by the values of the fields it selects
- * from the Parent table (JSON values have no equality, so they are left out), then by the table's own key: without
- * one, a row the query hides could not be told from a row it shows.
+ * An update or delete by query filters needs no key in the query. A query that shows every row of its one table
+ * writes by the filter itself. Otherwise the rows are found by the key the query selects or, without one, by the
+ * values of the fields it selects from the Parent table (JSON values have no equality, so they are left out), then
+ * by the table's own key: without one, a row the query hides could not be told from a row it shows.
  */
 function rowMatchOf(resource: SqlResource, what: 'update' | 'delete'): RowMatch {
   if (resource.showsEveryRow && !resource.claimQuery) return { by: 'where' };

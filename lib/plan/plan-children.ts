@@ -1,7 +1,7 @@
 /**
- * Child rows of hierarchical writes: nested under parents in body rows (inserts, updates and deletes by
- * key), or the whole body with the parent in the path. Checks what each kind of resource allows: one-to-many children are
- * created and changed; many-to-many children are existing rows that are only associated or dissociated. Pure.
+ * Child rows of hierarchical writes: nested under parents in body rows (inserts, updates and deletes by key), or the
+ * whole body with the parent in the path. Checks what each kind of resource allows: one-to-many children are created
+ * and changed; many-to-many children are existing rows that are only associated or dissociated. Pure.
  */
 import { BadRequestError } from '../errors';
 import { mapInSlices } from '../map-in-slices';

@@ -1,6 +1,7 @@
 /**
- * Plans an insert of the body's rows (a form's one row, or XML or JSON rows): each parent row with its extension rows and, in a hierarchical
- * resource, its child rows, values converted and checked; a slice of rows at a time. Pure.
+ * Plans an insert of the body's rows (a form's one row, or XML or JSON rows): each parent row with its extension
+ * rows and, in a hierarchical resource, its child rows, values converted and checked; a slice of rows at a time.
+ * Pure.
  */
 import { BadRequestError } from '../errors';
 import { mapInSlices } from '../map-in-slices';

@@ -1,6 +1,6 @@
 /**
- * Plans a read, of rows or of one row by key: query filters and path keys become typed filters on labels; rows are ordered by the Parent
- * key, then the Child key. Pure.
+ * Plans a read, of rows or of one row by key: query filters and path keys become typed filters on labels; rows are
+ * ordered by the Parent key, then the Child key. Pure.
  */
 import { BadRequestError } from '../errors';
 import type { RawFilter, ReadRequest } from '../request/resource-request';

@@ -1,6 +1,6 @@
 import type { Value } from '../values';
 /**
- * The dialect-free plan of one request: what to read, or which rows to write in one transaction. Labels on the
+ * The engine-free plan of one request: what to read, or which rows to write in one transaction. Labels on the
  * read side, table columns on the write side; every value already converted to its field's type. Types only.
  */
 
@@ -115,8 +115,8 @@ export interface ReadPlan {
    */
   readonly rowCap?: number;
   /**
-   * Set for a flat read by the full key in the path: one row, or the few of a query that repeats its key, so it is read in
-   * one round trip rather than a batch at a time.
+   * Set for a flat read by the full key in the path: one row, or the few of a query that repeats its key, so it is
+   * read in one round trip rather than a batch at a time.
    */
   readonly byKey?: true;
   /** Set when the resource's query uses claims: the query for this caller, run instead of the resource's. */
