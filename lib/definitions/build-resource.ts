@@ -27,53 +27,8 @@ export function buildResource(
   engine: EngineName,
 ): SqlResource {
   const { file } = definition;
-  const found = new Map<string, CatalogTable>();
-  for (const declared of definition.tables) {
-    const table = catalog.tables[declared.name];
-    if (!table)
-      throw new DefinitionError(file, `table ${declared.name} (role ${declared.role}) does not exist in the database`);
-    found.set(declared.name, table);
-  }
-  const declaredOf = (schema: string | null, table: string | null) =>
-    [...found.entries()].find(([, t]) => t.schema === schema && t.table === table)?.[0];
-  const fields = catalog.columns.map((column): Field => {
-    if (column.table === null || column.column === null) {
-      return {
-        label: column.label,
-        table: null,
-        column: null,
-        type: column.type,
-        dbType: column.dbType,
-        primaryKey: false,
-        generated: false,
-        readOnly: true,
-        nullable: true,
-        hasDefault: false,
-      };
-    }
-    const tableName = declaredOf(column.schema, column.table);
-    if (!tableName) {
-      throw new DefinitionError(
-        file,
-        `column ${column.label} comes from table ${column.table}, which is not declared in metadata`,
-      );
-    }
-    const table = found.get(tableName) as CatalogTable;
-    const meta = table.columns.find((c) => c.name === column.column);
-    return {
-      label: column.label,
-      table: tableName,
-      column: column.column,
-      type: column.type,
-      dbType: column.dbType,
-      primaryKey: table.primaryKey.includes(column.column),
-      generated: meta?.generated ?? false,
-      readOnly: meta?.readOnly ?? false,
-      nullable: meta?.nullable ?? true,
-      hasDefault: meta?.hasDefault ?? false,
-      ...(meta?.limits ? { limits: meta.limits } : {}),
-    };
-  });
+  const found = declaredTables(definition, catalog);
+  const fields = catalog.columns.map((column) => fieldOf(file, column, found));
   checkLabels(file, fields, definition);
   const tables = buildTables(definition, found);
   const parent = definition.tables.find((t) => t.role === 'Parent');
@@ -98,6 +53,62 @@ export function buildResource(
     ...(definition.maxRows === undefined ? {} : { maxRows: definition.maxRows }),
     documentation: definition.documentation,
     ...(showsWholeTable(definition, found, engine) ? { showsEveryRow: true } : {}),
+  };
+}
+
+/** The catalog's table of each declared table: a declared table the database lacks is the definition's error. */
+function declaredTables(definition: Definition, catalog: QueryCatalog): Map<string, CatalogTable> {
+  const found = new Map<string, CatalogTable>();
+  for (const declared of definition.tables) {
+    const table = catalog.tables[declared.name];
+    if (!table) {
+      throw new DefinitionError(
+        definition.file,
+        `table ${declared.name} (role ${declared.role}) does not exist in the database`,
+      );
+    }
+    found.set(declared.name, table);
+  }
+  return found;
+}
+
+/** A column of the query as a field: read-only when computed, else with its table column's key, rules and limits. */
+function fieldOf(file: string, column: QueryCatalog['columns'][number], found: Map<string, CatalogTable>): Field {
+  if (column.table === null || column.column === null) {
+    return {
+      label: column.label,
+      table: null,
+      column: null,
+      type: column.type,
+      dbType: column.dbType,
+      primaryKey: false,
+      generated: false,
+      readOnly: true,
+      nullable: true,
+      hasDefault: false,
+    };
+  }
+  const tableName = [...found.entries()].find(([, t]) => t.schema === column.schema && t.table === column.table)?.[0];
+  if (!tableName) {
+    throw new DefinitionError(
+      file,
+      `column ${column.label} comes from table ${column.table}, which is not declared in metadata`,
+    );
+  }
+  const table = found.get(tableName) as CatalogTable;
+  const meta = table.columns.find((c) => c.name === column.column);
+  return {
+    label: column.label,
+    table: tableName,
+    column: column.column,
+    type: column.type,
+    dbType: column.dbType,
+    primaryKey: table.primaryKey.includes(column.column),
+    generated: meta?.generated ?? false,
+    readOnly: meta?.readOnly ?? false,
+    nullable: meta?.nullable ?? true,
+    hasDefault: meta?.hasDefault ?? false,
+    ...(meta?.limits ? { limits: meta.limits } : {}),
   };
 }
 

@@ -9,15 +9,16 @@
 
 import type { Executor } from '../db/database';
 import { forEachInSlices, mapInSlices } from '../map-in-slices';
-import type { CallerQuery, ChildRow, ColumnValues, ExtensionValues, InsertRow, Key } from '../plan/plan';
-import type { ResourceTable, SqlResource } from '../resource';
+import type { CallerQuery, ChildRow, InsertRow, Key } from '../plan/plan';
+import type { SqlResource } from '../resource';
 import { keyLabels, tableOf } from '../resource-levels';
-import type { OutRow, Value } from '../values';
+import type { OutRow } from '../values';
 import { echoValues, readBack } from './insert-echo';
+import { insertLevel, type Written } from './insert-level';
 import { insertRows } from './insert-rows';
 import { requireVisible, type WrittenRow } from './require-visible';
 import { requireParent } from './shown-rows';
-import { readLookupsOfRows, type StoredRow, selectRow } from './stored-rows';
+import { type StoredRow, selectRow } from './stored-rows';
 import { byKey, keyRow, linkTo, linkValues } from './table-links';
 
 export interface WriteOutcome {
@@ -68,12 +69,6 @@ export async function executeInsert(
 /** A row weighs one more for each child row in it, in the slices it is handled in. */
 const rowWeight = (row: InsertRow) => 1 + (row.children?.length ?? 0);
 
-interface Written {
-  readonly row: StoredRow;
-  readonly echo: Record<string, Value>;
-  readonly written: number;
-}
-
 /**
  * The parent of every row: the parent in the path and an existing parent with children are left as they are; the
  * others are inserted together, with their extension rows.
@@ -118,65 +113,17 @@ function keyOnly(resource: SqlResource, row: StoredRow): Written {
   return { row, echo, written: 0 };
 }
 
-/** A row of one level to insert: its table's values and its extension rows. */
-interface LevelItem {
-  readonly values: ColumnValues;
-  readonly extensions: readonly ExtensionValues[];
-}
+/** A child row of the request, by the index of its parent row (i) and its own under that parent (j). */
+type ListedChild = { readonly i: number; readonly j: number; readonly child: ChildRow };
 
-/** Rows of one level (parent or one-to-many child) with their extension rows, a table at a time; echoed. */
-async function insertLevel(
-  tx: Executor,
-  resource: SqlResource,
-  table: ResourceTable,
-  items: readonly LevelItem[],
-): Promise<Written[]> {
-  if (items.length === 0) return [];
-  const rows = await insertRows(
-    tx,
-    resource,
-    table,
-    items.map((item) => item.values),
-  );
-  const stored = await mapInSlices(rows, (row) => new Map<string, StoredRow>([[table.name, row]]));
-  await insertExtensions(tx, resource, table, items, rows, stored);
-  const written = stored.map((s) => s.size);
-  await readLookupsOfRows(tx, resource, table, rows, stored);
-  const level = table.role === 'Parent' ? 'parent' : 'child';
-  return mapInSlices(rows, (row, k) => ({
-    row,
-    echo: echoValues(resource, level, stored[k] as Map<string, StoredRow>),
-    written: written[k] ?? 0,
-  }));
-}
-
-/** The extension rows of `items`, a table at a time, linked to their owners' `rows`; each kept in its `stored`. */
-async function insertExtensions(
-  tx: Executor,
-  resource: SqlResource,
-  table: ResourceTable,
-  items: readonly LevelItem[],
-  rows: readonly StoredRow[],
-  stored: readonly Map<string, StoredRow>[],
-): Promise<void> {
-  const extTables = new Set<string>();
-  await forEachInSlices(items, (item) => {
-    for (const ext of item.extensions) extTables.add(ext.table);
-  });
-  for (const name of extTables) {
-    const ext = resource.tables[name] as ResourceTable;
-    const link = linkTo(ext, table);
-    const owners: { k: number; e: ExtensionValues }[] = [];
-    await forEachInSlices(items, (item, k) => {
-      for (const e of item.extensions) if (e.table === name) owners.push({ k, e });
-    });
-    const values = await mapInSlices(owners, ({ k, e }) => ({
-      ...e.values,
-      ...linkValues(link, rows[k] as StoredRow),
-    }));
-    const extRows = await insertRows(tx, resource, ext, values);
-    await forEachInSlices(owners, ({ k }, n) => stored[k]?.set(ext.name, extRows[n] as StoredRow));
+/** What was written for each child, under its parent's index: a few assignments per child, in one loop. */
+function byParent(all: readonly ListedChild[], written: readonly Written[]): Written[][] {
+  const out: Written[][] = [];
+  for (const [n, { i, j }] of all.entries()) {
+    out[i] ??= [];
+    out[i][j] = written[n] as Written;
   }
+  return out;
 }
 
 /** The children of every row, under its parent: one-to-many child rows, or many-to-many association rows. */
@@ -186,47 +133,56 @@ async function writeChildren(
   rows: readonly InsertRow[],
   parents: readonly Written[],
 ): Promise<Written[][]> {
-  const all: { i: number; j: number; child: ChildRow }[] = [];
+  const all: ListedChild[] = [];
   const listChildren = (row: InsertRow, i: number) => {
     for (const [j, child] of (row.children ?? []).entries()) all.push({ i, j, child });
   };
   await forEachInSlices(rows, listChildren, { weight: rowWeight });
   // an entry for each row with children only: the others have none to look up
-  const out: Written[][] = [];
-  if (all.length === 0) return out;
-  const parent = tableOf(resource, 'Parent');
+  if (all.length === 0) return [];
   const parentRow = (i: number) => (parents[i] as Written).row;
-  if (resource.kind === 'many-to-many') {
-    const join = tableOf(resource, 'Join');
-    const childTable = tableOf(resource, 'Child');
-    const values = await mapInSlices(all, ({ i, child }) => ({
-      ...child.join,
-      ...linkValues(linkTo(join, parent), parentRow(i)),
-      ...linkValues(linkTo(join, childTable), keyRow(childTable.primaryKey, child.key as Key)),
-    }));
-    const joinRows = await insertRows(tx, resource, join, values);
-    for (const [n, { i, j, child }] of all.entries()) {
-      const stored = new Map<string, StoredRow>([[join.name, joinRows[n] as StoredRow]]);
-      await readBack(tx, resource, child.key as Key, stored);
-      out[i] ??= [];
-      out[i][j] = {
-        row: stored.get(childTable.name) ?? {},
-        echo: echoValues(resource, 'child', stored),
-        written: 1,
-      };
-    }
-    return out;
-  }
+  return resource.kind === 'many-to-many'
+    ? writeAssociations(tx, resource, all, parentRow)
+    : writeChildRows(tx, resource, all, parentRow);
+}
+
+/** Many-to-many: an association row for each child, which exists already; each child is read back as stored. */
+async function writeAssociations(
+  tx: Executor,
+  resource: SqlResource,
+  all: readonly ListedChild[],
+  parentRow: (i: number) => StoredRow,
+): Promise<Written[][]> {
+  const parent = tableOf(resource, 'Parent');
+  const join = tableOf(resource, 'Join');
   const childTable = tableOf(resource, 'Child');
-  const link = linkTo(childTable, parent);
+  const values = await mapInSlices(all, ({ i, child }) => ({
+    ...child.join,
+    ...linkValues(linkTo(join, parent), parentRow(i)),
+    ...linkValues(linkTo(join, childTable), keyRow(childTable.primaryKey, child.key as Key)),
+  }));
+  const joinRows = await insertRows(tx, resource, join, values);
+  const written: Written[] = [];
+  for (const [n, { child }] of all.entries()) {
+    const stored = new Map<string, StoredRow>([[join.name, joinRows[n] as StoredRow]]);
+    await readBack(tx, resource, child.key as Key, stored);
+    written.push({ row: stored.get(childTable.name) ?? {}, echo: echoValues(resource, 'child', stored), written: 1 });
+  }
+  return byParent(all, written);
+}
+
+/** One-to-many: each child row with its extension rows, linked to its parent. */
+async function writeChildRows(
+  tx: Executor,
+  resource: SqlResource,
+  all: readonly ListedChild[],
+  parentRow: (i: number) => StoredRow,
+): Promise<Written[][]> {
+  const childTable = tableOf(resource, 'Child');
+  const link = linkTo(childTable, tableOf(resource, 'Parent'));
   const items = await mapInSlices(all, ({ i, child }) => ({
     values: { ...child.child, ...linkValues(link, parentRow(i)) },
     extensions: child.extensions,
   }));
-  const written = await insertLevel(tx, resource, childTable, items);
-  await forEachInSlices(all, ({ i, j }, n) => {
-    out[i] ??= [];
-    out[i][j] = written[n] as Written;
-  });
-  return out;
+  return byParent(all, await insertLevel(tx, resource, childTable, items));
 }
