@@ -15,7 +15,9 @@ import { serviceName } from './observe-settings';
 type Segment = NonNullable<ReturnType<Tracer['getSegment']>>;
 
 /** The statement's first word (SELECT, INSERT...), or the kind of call. */
-function subsegmentName(call: DatabaseCall): string {
+// Exported for tests: through traceDatabaseCalls they would turn the Tracer on, which patches node's http module
+// for the whole test process
+export function subsegmentName(call: DatabaseCall): string {
   const verb = call.kind === 'statement' ? /^\s*([A-Za-z]+)/.exec(call.text ?? '')?.[1]?.toUpperCase() : undefined;
   return `${call.engine} ${verb ?? call.kind}`;
 }
