@@ -90,7 +90,7 @@ function startReading(text: string): Reader {
         expectedHere,
       );
       if (document === undefined) {
-        throw malformed(text, Buffer.byteLength(text), 'the body ends before the JSON document does');
+        throw malformed(text, text.length, 'the body ends before the JSON document does');
       }
       return document.value;
     },
@@ -160,29 +160,28 @@ function whenMalformed(text: string, step: () => void, byteOffset: () => number,
       throw new BadRequestError('bad_body', `The JSON body is nested too deeply (more than ${maxDepth} levels)`, error);
     }
     if (error instanceof DuplicateKey) {
-      throw malformed(text, byteOffset(), `the key ${quoted(error.message)} is given twice in one object`, error);
+      const reason = `the key ${quoted(error.message)} is given twice in one object`;
+      throw malformed(text, characterIndex(text, byteOffset()), reason, error);
     }
     if (error instanceof TokenizerError) {
       const at = /absolute position "(\d+)"/.exec(error.message);
-      if (at === null) throw malformed(text, byteOffset(), 'the body ends in the middle of a value', error);
-      const position = Number(at[1]);
-      throw malformed(
-        text,
-        position,
-        unexpected(text, position, tokenizerExpectation(error.message, expectedHere())),
-        error,
-      );
+      if (at === null) {
+        throw malformed(text, characterIndex(text, byteOffset()), 'the body ends in the middle of a value', error);
+      }
+      const position = characterIndex(text, Number(at[1]));
+      const expected = tokenizerExpectation(error.message, expectedHere());
+      throw malformed(text, position, unexpected(text, position, expected), error);
     }
     if (error instanceof TokenParserError) {
-      const position = byteOffset();
+      const position = characterIndex(text, byteOffset());
       throw malformed(text, position, unexpected(text, position, parserExpectation(error.message)), error);
     }
     throw error;
   }
 }
 
-function malformed(text: string, byteOffset: number, reason: string, cause?: unknown): BadRequestError {
-  const position = characterIndex(text, byteOffset);
+/** `position` in characters. */
+function malformed(text: string, position: number, reason: string, cause?: unknown): BadRequestError {
   return new BadRequestError(
     'bad_body',
     `The JSON body is malformed at ${lineAndColumn(text, position)} (position ${position}): ${reason}`,
@@ -195,9 +194,8 @@ function characterIndex(text: string, byteOffset: number): number {
   return Buffer.from(text).subarray(0, byteOffset).toString('utf8').length;
 }
 
-/** What stands at `byteOffset`, and what was expected there. */
-function unexpected(text: string, byteOffset: number, expected: string): string {
-  const position = characterIndex(text, byteOffset);
+/** What stands at `position` (in characters), and what was expected there. */
+function unexpected(text: string, position: number, expected: string): string {
   const found = text.codePointAt(position);
   return `unexpected ${found === undefined ? 'end of the body' : character(found)}${expected}`;
 }
