@@ -19,7 +19,7 @@ export interface Slicing<T> {
 }
 
 /** A turn of the event loop: what is waiting (IO, timers, other requests' slices) runs before what follows. */
-function nextTurn(): Promise<void> {
+export function nextTurn(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
 }
 

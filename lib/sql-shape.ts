@@ -56,8 +56,9 @@ export interface SqlShape {
   readonly insertReturns: boolean;
   readonly insertReadBack: InsertReadBack;
   /**
-   * Whether the driver sends the values inside the statement's text, so that they count toward the text size
-   * of a multi-row INSERT (RDS Proxy's 16 KB).
+   * The bytes of SQL text the engine's driver sends for `statement`: its text, with the values written into it
+   * where the driver binds them there, escaped as the driver escapes them. What keeps every statement below RDS
+   * Proxy's 16 KB of text (lib/execute/statement-size.ts).
    */
-  readonly valuesInText: boolean;
+  sentBytes(statement: { readonly text: string; readonly params: readonly Value[] }): number;
 }

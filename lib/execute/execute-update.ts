@@ -32,10 +32,9 @@ export async function executeUpdate(
   let rowsAffected = 0;
   const written: WrittenRow[] = [];
   for (const run of await updateRuns(resource, updates, query)) {
-    rowsAffected +=
-      run.length === 1
-        ? await updateParents(tx, resource, run[0] as UpdateRows, query, written)
-        : await updateKeyedRows(tx, resource, run, query);
+    rowsAffected += run.statement
+      ? await updateKeyedRows(tx, resource, run, query)
+      : await updateParents(tx, resource, run.updates[0] as UpdateRows, query, written);
   }
   for (const change of children) rowsAffected += await updateChildren(tx, resource, change, query, written);
   if (query) await requireVisible(tx, resource, query, written, 'update');

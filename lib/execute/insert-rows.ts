@@ -10,7 +10,7 @@ import type { ColumnValues, Key } from '../plan/plan';
 import type { ResourceTable, SqlResource } from '../resource';
 import { compileInsertRows, insertColumns } from '../sql/compile-insert-rows';
 import type { ServerInserts } from '../sql-shape';
-import { insertBatches } from './statement-size';
+import { fittedStatements } from './statement-size';
 import { insertTableRow, type StoredRow, selectRowsByKey } from './stored-rows';
 
 /** Asked once per transaction: a failover may put a different server behind the same URL. */
@@ -66,15 +66,17 @@ async function insertOver(
   if (!server.returning && !countable && generated.length > 0) return oneByOne(tx, resource, table, rows);
   const shape = sqlShapeOf(resource.engine);
   const out: StoredRow[] = [];
-  for (const batch of await insertBatches(shape, columns, rows)) {
+  const compile = (run: readonly ColumnValues[]) => compileInsertRows(shape, table, columns, run, server.returning);
+  for (const batch of await fittedStatements(shape, rows, compile)) {
     if (server.returning) {
-      const result = await tx.run(compileInsertRows(shape, table, columns, batch, true));
+      const result = await tx.run(batch.statement);
       out.push(...result.rows.map((row) => ({ ...row })));
       continue;
     }
     // an insert id counts only for rows that leave the generated key to the database: runs of one kind each
-    for (const run of runsBy(batch, (row) => generated.some((c) => !(c in row)))) {
-      const result = await tx.run(compileInsertRows(shape, table, columns, run, false));
+    const runs = runsBy(batch.items, (row) => generated.some((c) => !(c in row)));
+    for (const run of runs) {
+      const result = await tx.run(runs.length === 1 ? batch.statement : compile(run));
       const first = result.insertId === undefined ? undefined : BigInt(result.insertId);
       const keys = run.map((row, i) => keyOf(table, row, first, BigInt(i * (server.idStep ?? 1))));
       out.push(...(await readBack(tx, resource, table, run, keys)));

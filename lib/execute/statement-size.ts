@@ -1,10 +1,11 @@
 /**
  * How many keys or rows one statement carries: few enough that every statement stays below RDS Proxy's 16 KB
- * of text (a longer one pins the client's session) and the drivers' parameter limits. Many rows are sized a
- * slice at a time (map-in-slices). Pure.
+ * of text (a longer one pins the client's session) and the drivers' parameter limits. Keys go by count; the rows
+ * of a multi-row INSERT or UPDATE go by the statement itself: compiled, its text measured as the driver sends it
+ * (the engine's SQL shape says how), and compiled again with fewer rows when it is too long. Pure.
  */
-import { forEachInSlices } from '../map-in-slices';
-import type { ColumnValues } from '../plan/plan';
+import { nextTurn } from '../map-in-slices';
+import type { CompiledQuery } from '../sql/compiled-query';
 import type { Match } from '../sql/match';
 import type { SqlShape } from '../sql-shape';
 import type { Value } from '../values';
@@ -29,83 +30,61 @@ export function valueMatches(columns: readonly string[], rows: readonly Value[][
   return out;
 }
 
-/** Text bytes of the rows of one statement: below RDS Proxy's 16 KB with room for its head and RETURNING. */
-const statementBytes = 15_000;
+/** Bytes of text of one statement as sent: below RDS Proxy's 16 KB (16,384 bytes), with a margin. */
+const statementBytes = 16_000;
 /** Bind parameters of one statement: PostgreSQL's protocol counts them in 16 bits. */
 const maxParams = 65_535;
+/** Items the first statement is tried with; later ones start from the bytes per item of the one before. */
+const firstTry = 64;
+/** A statement this much under the limits is compiled again with more items, once. */
+const roomToGrow = 1.25;
+/** A new item count aims this far under the limits: a statement's head makes its items look bigger than they are. */
+const aim = 0.97;
 
-/** What one item adds to a statement: bytes of text and bind parameters. */
-export interface ItemSize {
-  readonly bytes: number;
-  readonly params: number;
+/** A run of consecutive items and the one statement that carries them. */
+export interface Fitted<T> {
+  readonly items: readonly T[];
+  readonly statement: CompiledQuery;
+}
+
+/** How many times over the statement would still fit: below 1 when it is too long. */
+function room(shape: SqlShape, statement: CompiledQuery): number {
+  return Math.min(statementBytes / shape.sentBytes(statement), maxParams / Math.max(1, statement.params.length));
 }
 
 /**
- * `items` in consecutive runs, one statement each: a run ends before the item that would take its text past
- * statementBytes or its parameters past maxParams. An item too long on its own still gets a statement of its own.
+ * `items` in consecutive runs, each compiled by `compile` into one statement within the limits above. A run
+ * starts with as many items as the statement before suggests; one compiled too long is compiled again with
+ * fewer, one well short again with more (once). An item too long on its own still gets a statement of its own.
+ * A turn of the event loop passes between statements (map-in-slices), as between slices of rows.
  */
-export async function sizedRuns<T>(items: readonly T[], sizeOf: (item: T) => ItemSize): Promise<T[][]> {
-  const out: T[][] = [];
-  let run: T[] = [];
-  let bytes = 0;
-  let params = 0;
-  await forEachInSlices(items, (item) => {
-    const size = sizeOf(item);
-    if (run.length > 0 && (bytes + size.bytes > statementBytes || params + size.params > maxParams)) {
-      out.push(run);
-      run = [];
-      bytes = 0;
-      params = 0;
-    }
-    run.push(item);
-    bytes += size.bytes;
-    params += size.params;
-  });
-  if (run.length > 0) out.push(run);
-  return out;
-}
-
-/** Bytes of a placeholder written into the text, with the value where the driver writes it there too. */
-export function paramBytes(shape: SqlShape, value: Value): number {
-  // `$12345` is the longest a placeholder within maxParams gets; `?` is shorter
-  return 6 + (shape.valuesInText ? inlineBytes(value) : 0);
-}
-
-/** `rows` in runs of a multi-row INSERT over `columns` each (a missing column is written DEFAULT). */
-export function insertBatches(
+export async function fittedStatements<T>(
   shape: SqlShape,
-  columns: readonly string[],
-  rows: readonly ColumnValues[],
-): Promise<ColumnValues[][]> {
-  return sizedRuns(rows, (row) => {
-    let bytes = 4; // "(", ")", ", "
-    let params = 0;
-    for (const column of columns) {
-      if (!(column in row))
-        bytes += 9; // "DEFAULT, "
-      else {
-        params += 1;
-        bytes += paramBytes(shape, row[column] ?? null) + 2;
-      }
+  items: readonly T[],
+  compile: (run: readonly T[]) => CompiledQuery,
+): Promise<Fitted<T>[]> {
+  const out: Fitted<T>[] = [];
+  let next = firstTry;
+  for (let start = 0; start < items.length; ) {
+    if (out.length > 0) await nextTurn();
+    const left = items.length - start;
+    let count = Math.min(next, left);
+    let grown = false;
+    for (;;) {
+      const run = items.slice(start, start + count);
+      const statement = compile(run);
+      const fits = room(shape, statement);
+      const scaled = Math.max(1, Math.floor(count * fits * aim));
+      if (fits >= 1 && !grown && fits >= roomToGrow && count < left) {
+        grown = true;
+        count = Math.min(scaled, left);
+      } else if (fits >= 1 || count === 1) {
+        out.push({ items: run, statement });
+        start += count;
+        next = scaled;
+        break;
+      } else count = Math.min(scaled, count - 1);
     }
-    return { bytes, params };
-  });
-}
-
-/** The most bytes a value takes written into SQL text: quoted, every special character escaped. */
-function inlineBytes(value: Value): number {
-  if (value === null) return 4;
-  if (typeof value === 'string') return Buffer.byteLength(value) + 2 + escapes(value);
-  if (value instanceof Uint8Array) return value.length * 2 + 3;
-  return String(value).length + 2;
-}
-
-/** Characters that the driver writes as two: quotes, the backslash, and control characters. */
-function escapes(text: string): number {
-  let n = 0;
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    if (code < 32 || code === 34 || code === 39 || code === 92) n++;
   }
-  return n;
+  return out;
 }

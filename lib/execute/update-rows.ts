@@ -11,8 +11,9 @@ import type { CallerQuery, Key, UpdateRows } from '../plan/plan';
 import type { SqlResource } from '../resource';
 import { tableOf } from '../resource-levels';
 import { compileUpdateRows } from '../sql/compile-update-rows';
+import type { CompiledQuery } from '../sql/compiled-query';
 import { checksRows, shownParents } from './shown-rows';
-import { type ItemSize, paramBytes, sizedRuns } from './statement-size';
+import { fittedStatements } from './statement-size';
 import { byKey } from './table-links';
 
 /**
@@ -33,6 +34,13 @@ function batchable(update: UpdateRows, keyColumns: readonly string[], query: Cal
   );
 }
 
+/** Updates that one statement carries: one that is not batchable goes alone and has no statement here. */
+export interface UpdateRun {
+  readonly updates: readonly UpdateRows[];
+  /** The UPDATE of batchable updates, as compiled for the rows the query may show (all of them, at most). */
+  readonly statement?: CompiledQuery;
+}
+
 /**
  * The updates in order, in runs that one statement each may carry: consecutive batchable updates that set the
  * same columns of different rows (a row named twice is updated, and counted, twice, in order), sized by
@@ -42,7 +50,7 @@ export async function updateRuns(
   resource: SqlResource,
   updates: readonly UpdateRows[],
   query: CallerQuery | undefined,
-): Promise<UpdateRows[][]> {
+): Promise<UpdateRun[]> {
   const parent = tableOf(resource, 'Parent');
   const groups: UpdateRows[][] = [];
   let columns = '';
@@ -64,31 +72,37 @@ export async function updateRuns(
     }
     keys.add(key);
   });
-  const sizeOf = updateSize(resource);
-  const runs = await mapInSlices(groups, (group) => (group.length === 1 ? [group] : sizedRuns(group, sizeOf)), {
-    weight: (group) => group.length,
-  });
+  const shape = sqlShapeOf(resource.engine);
+  // sized with the rows the query shows listed too, as many as the run has: the statement run is never longer
+  const checks = checksRows(resource, query);
+  const compile = (run: readonly UpdateRows[]) => compileKeyedRows(resource, run, checks ? run.map(keyOf) : undefined);
+  const runs = await mapInSlices(
+    groups,
+    async (group): Promise<UpdateRun[]> =>
+      group.length === 1
+        ? [{ updates: group }]
+        : (await fittedStatements(shape, group, compile)).map(({ items, statement }) => ({
+            updates: items,
+            statement,
+          })),
+    { weight: (group) => group.length },
+  );
   return runs.flat();
 }
 
-/** What one batchable update adds to a statement. */
-function updateSize(resource: SqlResource): (update: UpdateRows) => ItemSize {
-  const parent = tableOf(resource, 'Parent');
-  const shape = sqlShapeOf(resource.engine);
-  return (update) => {
-    const key = keyOf(update);
-    const match = key.reduce<number>(
-      (n, v, i) => n + (parent.primaryKey[i]?.length ?? 0) + 12 + paramBytes(shape, v),
-      0,
-    );
-    const values = Object.values(update.parent);
-    const whens = values.reduce<number>((n, v) => n + match + 12 + paramBytes(shape, v), 0);
-    // the key is listed twice: among the rows to update, and among the rows the query shows
-    return { bytes: whens + 2 * match, params: (values.length + 2) * key.length + values.length };
-  };
-}
-
 const keyOf = (update: UpdateRows): Key => (update.target.kind === 'keys' ? (update.target.keys[0] ?? []) : []);
+
+/** One UPDATE of batchable updates, over the rows among `shown` only when given. */
+function compileKeyedRows(
+  resource: SqlResource,
+  run: readonly UpdateRows[],
+  shown: readonly Key[] | undefined,
+): CompiledQuery {
+  const parent = tableOf(resource, 'Parent');
+  const rows = run.map((update) => ({ key: keyOf(update), values: update.parent }));
+  const only = shown ? [byKey(parent, shown)] : [];
+  return compileUpdateRows(sqlShapeOf(resource.engine), parent, parent.primaryKey, rows, only);
+}
 
 /**
  * Batchable updates of different rows setting the same columns: one statement, each row matched once, and only
@@ -97,16 +111,12 @@ const keyOf = (update: UpdateRows): Key => (update.target.kind === 'keys' ? (upd
 export async function updateKeyedRows(
   tx: Executor,
   resource: SqlResource,
-  run: readonly UpdateRows[],
+  run: UpdateRun,
   query: CallerQuery | undefined,
 ): Promise<number> {
-  const parent = tableOf(resource, 'Parent');
-  const rows = run.map((update) => ({ key: keyOf(update), values: update.parent }));
-  const shown = checksRows(resource, query)
-    ? await shownParents(tx, resource, { kind: 'keys', keys: rows.map((row) => row.key) }, query)
-    : undefined;
-  if (shown?.length === 0) return 0;
-  const only = shown ? [byKey(parent, shown)] : [];
-  const statement = compileUpdateRows(sqlShapeOf(resource.engine), parent, parent.primaryKey, rows, only);
-  return (await tx.run(statement)).rowsAffected;
+  if (!checksRows(resource, query) && run.statement) return (await tx.run(run.statement)).rowsAffected;
+  const keys = run.updates.map(keyOf);
+  const shown = await shownParents(tx, resource, { kind: 'keys', keys }, query);
+  if (shown.length === 0) return 0;
+  return (await tx.run(compileKeyedRows(resource, run.updates, shown))).rowsAffected;
 }

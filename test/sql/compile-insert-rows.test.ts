@@ -1,18 +1,19 @@
 /**
  * Multi-row INSERT: the compiler's exact SQL and params for postgres and mysql side by side, then every case run
  * on the real databases (rolled back); how a server's answer decides the read-back (mysql-server-inserts); and how
- * statement-size cuts many rows into statements under RDS Proxy's 16 KB of text, values included where mysql2
- * writes them into the text.
+ * statement-size cuts many rows into statements under RDS Proxy's 16 KB of text, measured as mysql2's own format()
+ * writes the values into it.
  */
+import { format } from 'mysql2';
 import type { Database } from '../../lib/db/database';
 import { readServerInserts } from '../../lib/db/engines/mysql/mysql-server-inserts';
 import { sqlShapeOf } from '../../lib/db/engines/registry';
-import { inlineParams } from '../../lib/db/inline-params';
-import { insertBatches } from '../../lib/execute/statement-size';
+import { fittedStatements } from '../../lib/execute/statement-size';
 import type { ColumnValues } from '../../lib/plan/plan';
 import type { EngineName } from '../../lib/resource';
 import { compileInsertRows, insertColumns } from '../../lib/sql/compile-insert-rows';
 import type { CompiledQuery } from '../../lib/sql/compiled-query';
+import type { Value } from '../../lib/values';
 import { connectTo } from '../support/connect';
 import { type TestDatabase, targets } from '../support/databases';
 import { engineNames } from '../support/resources';
@@ -164,43 +165,58 @@ describe('readServerInserts', () => {
   });
 });
 
-describe('insertBatches', () => {
+describe('fittedStatements: many rows cut into INSERTs under 16 KB of text as the driver sends it', () => {
   const row = (i: number, note = 'x'): ColumnValues => ({ title: `t${i}`, price: '1.00', note });
   const many = (n: number, note?: string) => Array.from({ length: n }, (_, i) => row(i, note));
+  /** The statements for `rows`, and how many times the compiler was asked. */
+  async function statementsFor(engine: EngineName, rows: readonly ColumnValues[]) {
+    const columns = await insertColumns(rows);
+    let compiled = 0;
+    const fitted = await fittedStatements(sqlShapeOf(engine), rows, (run) => {
+      compiled += 1;
+      return compileInsertRows(sqlShapeOf(engine), book, columns, run);
+    });
+    return { fitted, compiled, columns };
+  }
+  /** The text the server receives: mysql2 writes the values into it with its own format(). */
+  const sentBytes = (engine: EngineName, statement: CompiledQuery) =>
+    Buffer.byteLength(engine === 'mysql' ? format(statement.text, statement.params as Value[]) : statement.text);
 
   it.each(engineNames)(
-    '%s: every statement of 10,000 rows stays under 16 KB of text, values included on mysql',
+    '%s: 10,000 rows, in order, each statement under 16 KB and the statements all but the last nearly full',
     async (engine) => {
-      const rows = many(10_000, "it's \\ quoted");
-      const columns = await insertColumns(rows);
-      const batches = await insertBatches(sqlShapeOf(engine), columns, rows);
-      expect(batches.flat()).toEqual(rows);
-      expect(batches.length).toBeGreaterThan(1);
-      for (const batch of batches) {
-        const statement = compileInsertRows(sqlShapeOf(engine), book, columns, batch);
-        const text = engine === 'mysql' ? inlineParams(statement, 'positional') : statement.text;
-        expect(Buffer.byteLength(text)).toBeLessThan(16 * 1024);
+      const rows = many(10_000, 'it\'s \\ quoted, "twice"');
+      const { fitted, compiled, columns } = await statementsFor(engine, rows);
+      expect(fitted.flatMap((f) => f.items)).toEqual(rows);
+      expect(fitted.length).toBeGreaterThan(1);
+      for (const [i, { items, statement }] of fitted.entries()) {
+        expect(statement).toEqual(compileInsertRows(sqlShapeOf(engine), book, columns, items));
+        expect(sentBytes(engine, statement)).toBeLessThan(16 * 1024);
+        if (i > 0 && i < fitted.length - 1) expect(sentBytes(engine, statement)).toBeGreaterThan(14_000);
       }
+      expect(compiled).toBeLessThan(3 * fitted.length);
     },
   );
 
   it('postgres does not count the values, which travel apart from the text', async () => {
     const rows = many(200, 'y'.repeat(1000));
-    const columns = await insertColumns(rows);
-    expect(await insertBatches(sqlShapeOf('postgres'), columns, rows)).toHaveLength(1);
-    expect((await insertBatches(sqlShapeOf('mysql'), columns, rows)).length).toBeGreaterThan(12);
+    expect((await statementsFor('postgres', rows)).fitted).toHaveLength(1);
+    expect((await statementsFor('mysql', rows)).fitted.length).toBeGreaterThan(12);
+  });
+
+  it('rows of very different lengths: every statement still fits', async () => {
+    const rows = Array.from({ length: 3_000 }, (_, i) => row(i, 'w'.repeat((i * 7919) % 1500)));
+    const { fitted } = await statementsFor('mysql', rows);
+    expect(fitted.flatMap((f) => f.items)).toEqual(rows);
+    for (const { statement } of fitted) expect(sentBytes('mysql', statement)).toBeLessThan(16 * 1024);
   });
 
   it('a row too long for any statement gets one of its own, in order', async () => {
     const rows = [row(1), row(2, 'z'.repeat(20_000)), row(3)];
-    expect(await insertBatches(sqlShapeOf('mysql'), await insertColumns(rows), rows)).toEqual([
-      [rows[0]],
-      [rows[1]],
-      [rows[2]],
-    ]);
+    expect((await statementsFor('mysql', rows)).fitted.map((f) => f.items)).toEqual([[rows[0]], [rows[1]], [rows[2]]]);
   });
 
   it('no rows, no statements', async () => {
-    expect(await insertBatches(sqlShapeOf('postgres'), ['title'], [])).toEqual([]);
+    expect((await statementsFor('postgres', [])).fitted).toEqual([]);
   });
 });

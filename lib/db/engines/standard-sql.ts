@@ -12,11 +12,15 @@ export abstract class StandardSql implements SqlShape {
   readonly insertReturns: boolean = true;
   readonly insertReadBack: InsertReadBack = { kind: 'always', inserts: { returning: true } };
   readonly insertDefaults: string = 'DEFAULT VALUES';
-  readonly valuesInText: boolean = false;
 
   abstract placeholder(position: number): string;
   abstract toParam(value: Value): Value;
   abstract like(target: string, asText: boolean, pattern: string): string;
+
+  /** The driver sends the values apart from the text (the extended protocol's Bind message). */
+  sentBytes(statement: { readonly text: string }): number {
+    return Buffer.byteLength(statement.text);
+  }
 
   quoteIdentifier(name: string): string {
     return `"${name.replace(/"/g, '""')}"`;

@@ -4,6 +4,7 @@
  * current read, claims compared as bytes, and inserted rows read back as the server can (mysql-server-inserts).
  * Pure.
  */
+import { format, type SqlValue } from 'sql-escaper';
 import type { InsertReadBack } from '../../../sql-shape';
 import type { Value } from '../../../values';
 import { StandardSql } from '../standard-sql';
@@ -21,8 +22,13 @@ export class MysqlSql extends StandardSql {
     read: readServerInserts,
   };
   override readonly insertDefaults: string = '() VALUES ()';
-  /** mysql2's `query` binds client-side: the server receives the values written into the text. */
-  override readonly valuesInText: boolean = true;
+  /**
+   * mysql2's `query` binds client-side, with sql-escaper's `format` (the library mysql2 itself formats with): the
+   * server receives the values written into the text, so the text is measured as that function writes it.
+   */
+  override sentBytes(statement: { readonly text: string; readonly params: readonly Value[] }): number {
+    return Buffer.byteLength(format(statement.text, statement.params as SqlValue[]));
+  }
 
   override quoteIdentifier(name: string): string {
     return `\`${name.replace(/`/g, '``')}\``;
