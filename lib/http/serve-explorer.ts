@@ -87,9 +87,10 @@ const pageStyle = `
 body { margin: 0; font-family: system-ui, sans-serif; }
 .rrs-bar { display: flex; flex-wrap: wrap; gap: .5rem 1.5rem; align-items: center; padding: .6rem 1rem;
   background: #1b1b1b; color: #eee; }
-.rrs-bar a { color: #9cf; margin-right: 1rem; }
+.rrs-bar a { color: #9cf; margin-right: 1rem; white-space: nowrap; }
 .rrs-bar a[aria-current] { color: #fff; font-weight: bold; text-decoration: none; }
 .rrs-bar form { display: flex; flex-wrap: wrap; gap: .5rem; align-items: center; }
+.rrs-bar [hidden] { display: none; }
 .rrs-bar input { width: min(28rem, 70vw); font: inherit; padding: .2rem .4rem; }
 .rrs-bar p { margin: 0; }
 .rrs-bar p:empty { display: none; }
@@ -109,6 +110,9 @@ const pageScript = `
   let token = '';
   const withToken = (headers) => (token ? { ...headers, Authorization: 'Bearer ' + token } : headers);
   async function load() {
+    // a fresh mount for each document: what the last token could see goes as soon as another is pasted
+    const mount = document.createElement('div');
+    document.getElementById('rrs-explorer').replaceChildren(mount);
     if (signIn && !token) {
       status.textContent = 'Sign-in is on: paste a bearer token to see what its roles may use.';
       return;
@@ -116,13 +120,12 @@ const pageScript = `
     const response = await fetch(base + '/openapi.json', { headers: withToken({ Accept: 'application/json' }) });
     if (!response.ok) {
       status.textContent = 'The OpenAPI document did not load: ' + response.status + ' ' + (await response.text());
-      document.getElementById('rrs-explorer').replaceChildren();
       return;
     }
     status.textContent = token ? 'Showing what this token may use; it is sent with each request tried here.' : '';
     SwaggerUIBundle({
       spec: await response.json(),
-      dom_id: '#rrs-explorer',
+      domNode: mount,
       validatorUrl: null,
       docExpansion: 'list',
       defaultModelsExpandDepth: 0,

@@ -66,6 +66,7 @@ if (browserTestsRun()) {
   it('asks for a token, and loads no document without one', async () => {
     const { page } = watched;
     await page.getByText('paste a bearer token').waitFor();
+    expect(await page.getByLabel('Bearer token').isVisible()).toBe(true);
     expect(watched.requested.some((url) => url.includes('/openapi.json'))).toBe(false);
     expect(await page.locator('.opblock').count()).toBe(0);
     expect({ problems: watched.problems, outside: watched.outside }).toEqual({ problems: [], outside: [] });

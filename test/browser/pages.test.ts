@@ -39,6 +39,8 @@ if (browserTestsRun()) {
     const watched = await watchedPage(browser as NonNullable<typeof browser>, base);
     await watched.page.goto(`${base}${path}`);
     await watched.page.locator(selector).first().waitFor({ timeout: 30_000 });
+    // what the browser asks for after the page is shown (its icon, say) counts too
+    await watched.page.waitForLoadState('networkidle');
     return watched;
   }
 
@@ -72,6 +74,10 @@ if (browserTestsRun()) {
     beforeAll(async () => {
       watched = await open('/explorer', '.opblock');
     }, 60_000);
+
+    it('asks for no token: sign-in is off', async () => {
+      expect(await watched.page.getByLabel('Bearer token').isVisible()).toBe(false);
+    });
 
     it('loads from the service alone, with no console error', () => {
       expect(clean(watched)).toEqual({ problems: [], outside: [] });
