@@ -11,7 +11,8 @@ import { type Browser, chromium, type Page } from 'playwright-core';
 import { inCi, noteMissingTool } from '../support/left-out';
 import { freePort, type LocalProcess, root, serviceEnv, startProcess } from '../support/local-process';
 
-export const chromiumPath = '/usr/bin/chromium';
+/** Debian's Chromium, or the browser CHROMIUM_PATH names (a Chrome or Chromium of another system). */
+export const chromiumPath = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 
 /**
  * Whether the file's browser tests are declared: with Chromium installed, or in CI. Otherwise notes them as left

@@ -40,8 +40,8 @@ if (browserTestsRun()) {
 
   beforeAll(async () => {
     for (const role of ['reader', 'auditor']) tokens[role] = token(role);
-    ({ base, service } = await startService(signIn));
     browser = await openBrowser();
+    ({ base, service } = await startService(signIn));
     watched = await watchedPage(browser, base);
     await watched.page.goto(`${base}/explorer`);
   }, 130_000);

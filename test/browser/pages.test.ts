@@ -1,8 +1,8 @@
 /**
  * The service's pages in a real browser (Chromium), on the embedded demo with sign-in off, as a person opens them:
  * the resource listing, a documentation page, a rows page and the API explorer load with no console error and
- * ask for nothing outside the service; the explorer lists the resources, and a GET sent from its "Try it out"
- * shows rows, as JSON and as XML.
+ * ask for nothing outside the service; the explorer lists the resources, a GET sent from its "Try it out"
+ * shows rows, as JSON and as XML, and an insert with an XML body shows what it wrote.
  */
 import { explorerPage } from '../../lib/http/serve-explorer';
 import { routeTable } from '../../lib/routes';
@@ -25,8 +25,8 @@ if (browserTestsRun()) {
   let browser: Awaited<ReturnType<typeof openBrowser>> | undefined;
 
   beforeAll(async () => {
-    ({ base, service } = await startService());
     browser = await openBrowser();
+    ({ base, service } = await startService());
   }, 130_000);
 
   afterAll(async () => {
@@ -115,6 +115,29 @@ if (browserTestsRun()) {
       expect((await request.response())?.status()).toBe(200);
       // the body as the page shows it, once it is this request's
       await operation.locator('.live-responses-table pre', { hasText: row }).first().waitFor({ timeout: 10_000 });
+      expect(clean(watched)).toEqual({ problems: [], outside: [] });
+    });
+
+    it('sends an insert with an XML body from "Try it out", and shows what was written', async () => {
+      const { page } = watched;
+      const operation = page.locator('#operations-Publisher-insertPublisher');
+      await operation.locator('.opblock-summary-control').click();
+      await operation.getByRole('button', { name: 'Try it out' }).click();
+      await operation.getByLabel('Request content type').selectOption('application/xml');
+      const body = '<request><publisher name="From the explorer" country="SE" founded="2026"/></request>';
+      await operation.locator('textarea.body-param__text').fill(body);
+      await operation.locator('.responses-wrapper select.content-type').first().selectOption('application/xml');
+      const sent = page.waitForRequest((request) => new URL(request.url()).pathname === '/res/Publisher');
+      await operation.getByRole('button', { name: 'Execute' }).click();
+      const request = await sent;
+      expect([request.method(), request.headers()['content-type'], request.postData()]).toEqual([
+        'POST',
+        'application/xml',
+        body,
+      ]);
+      expect((await request.response())?.status()).toBe(200);
+      const written = /<writeResponse rowsAffected="1">\s*<publisher id="\d+" name="From the explorer"/;
+      await operation.locator('.live-responses-table pre', { hasText: written }).first().waitFor({ timeout: 10_000 });
       expect(clean(watched)).toEqual({ problems: [], outside: [] });
     });
   });
