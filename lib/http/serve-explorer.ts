@@ -4,7 +4,7 @@
  * the page loads, served from the bundle (lib/http/explorer-assets.ts), never from a CDN. No token is asked for:
  * with sign-in on the page asks the person to paste one and loads the document with it, so it shows only what
  * the token's roles may use, and sends the token with every request tried from the page. Touches no database and
- * no definition: its function bundle holds only this and the Swagger UI files.
+ * no definition, so its function's bundle has no database driver: the handler's edges and the Swagger UI files.
  */
 import { signInAsked } from '../config';
 import { MethodNotAllowedError, NotFoundError } from '../errors';
@@ -20,10 +20,11 @@ const assetPath = pathOf('/explorer/{file}');
 const swaggerUiVersion: string = require('swagger-ui-dist/package.json').version;
 const assetCacheControl = 'public, max-age=31536000, immutable';
 
-const contentTypes: Readonly<Record<string, string>> = {
-  js: 'text/javascript; charset=utf-8',
-  css: 'text/css; charset=utf-8',
-};
+/** The type of each file the route serves (lib/routes.json lists the same names); a Map, so `constructor` is none. */
+const assetTypes: ReadonlyMap<string, string> = new Map([
+  ['swagger-ui-bundle.js', 'text/javascript; charset=utf-8'],
+  ['swagger-ui.css', 'text/css; charset=utf-8'],
+]);
 
 /** Each file once, without its source map comment: the maps are not served, and a browser would ask for them. */
 const assets = new Map<string, string>();
@@ -38,16 +39,21 @@ function assetText(name: string): string {
 
 export async function serveExplorer(request: HttpRequest): Promise<HttpResponse> {
   const page = pagePath.match(request.path);
-  const asset = page ? undefined : assetPath.match(request.path);
+  const asset = page ? undefined : assetOf(request.path);
   if (!page && !asset) throw new NotFoundError('path_not_found', `No such path: ${request.path}; see /explorer`);
   if (request.method !== 'GET') throw new MethodNotAllowedError(request.method, ['GET']);
-  if (page) {
-    const html = explorerPage(page.prefix, signInAsked());
+  if (!asset) {
+    const html = explorerPage(page?.prefix ?? '', signInAsked());
     return toResult(200, 'text/html; charset=utf-8', html, { 'Cache-Control': 'no-cache' });
   }
-  const name = asset?.params.file ?? '';
-  const type = contentTypes[name.slice(name.lastIndexOf('.') + 1)] ?? 'application/octet-stream';
-  return toResult(200, type, assetText(name), { 'Cache-Control': assetCacheControl });
+  return toResult(200, asset.type, assetText(asset.name), { 'Cache-Control': assetCacheControl });
+}
+
+/** The file a path names, with its type; undefined for any other path. */
+function assetOf(rawPath: string): { readonly name: string; readonly type: string } | undefined {
+  const name = assetPath.match(rawPath)?.params.file;
+  const type = name === undefined ? undefined : assetTypes.get(name);
+  return name === undefined || type === undefined ? undefined : { name, type };
 }
 
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
