@@ -1,7 +1,7 @@
 /**
  * GET /explorer: the API explorer, a page that shows the OpenAPI document (/openapi.json) with Swagger UI, where a
  * person can read every operation and send requests from the browser; GET /explorer/{file}: the Swagger UI files
- * the page loads, served from the bundle (lib/http/explorer-assets.ts), never from a CDN. No token is asked for:
+ * the page loads, served from the bundle (lib/http/explorer-asset.ts), never from a CDN. No token is asked for:
  * with sign-in on the page asks the person to paste one and loads the document with it, so it shows only what
  * the token's roles may use, and sends the token with every request tried from the page. Touches no database and
  * no definition, so its function's bundle has no database driver: the handler's edges and the Swagger UI files.
@@ -9,7 +9,7 @@
 import { signInAsked } from '../config';
 import { MethodNotAllowedError, NotFoundError } from '../errors';
 import { pathOf } from '../routes';
-import { explorerAsset } from './explorer-assets';
+import { explorerAsset } from './explorer-asset';
 import type { HttpRequest } from './from-event';
 import { type HttpResponse, toResult } from './to-result';
 
