@@ -1,8 +1,9 @@
 /**
  * GET /openapi.json lints clean with Redocly CLI's recommended rules (redocly.yaml): no error and no warning, with
  * sign-in off and on (a caller holding every role, and one that may only read), for the demo definitions, for
- * the test definitions (a broken one among them), and for definitions shaped as a generator writes them: a flat
- * resource per demo table, every column, composite keys included. On PGlite, and on each server whose URL is set.
+ * the test definitions (a broken one among them), and for definitions shaped as a generator writes them over the
+ * demo schema: a flat resource per table (composite keys included), one-to-many and many-to-many ones. On PGlite,
+ * and on each server whose URL is set.
  * The rule redocly.yaml turns off is checked here instead: every /res operation describes a 4XX response.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -88,17 +89,50 @@ async function expectEachLintsClean(documents: readonly [string, Json][], resour
   }
 }
 
-/** A definition a generator would write for one table: a flat resource of every column, in table order. */
-function flatDefinition(table: string, columns: readonly string[]): string {
+type Columns = Readonly<Record<string, readonly string[]>>;
+
+function definition(query: string, tables: readonly string[]): string {
+  const roles = ['Parent', ...(tables.length === 3 ? ['Join'] : []), 'Child'];
+  const metadata = tables.map((t, i) => `<table name="${t}" role="${roles[i]}"/>`).join('');
   return `<?xml version="1.0" encoding="UTF-8"?>
 <rs:sqlResource xmlns:rs="http://restsql.org/schema">
-  <query>select ${columns.join(', ')} from ${table}</query>
-  <metadata>
-    <database default="bookstore"/>
-    <table name="${table}" role="Parent"/>
-  </metadata>
+  <query>${query}</query>
+  <metadata><database default="bookstore"/>${metadata}</metadata>
 </rs:sqlResource>
 `;
+}
+
+/**
+ * Definitions as a generator writes them from the demo schema: a flat resource per table (every column, in
+ * table order), and hierarchical ones of every column of both tables, the child's columns named like the
+ * parent's (its foreign key) left out: a one-to-many per foreign key (publisher_books, book_reviews) and a
+ * many-to-many per junction table, both ways (book_authors, author_books).
+ */
+function generatedDefinitions(columns: Columns): Record<string, string> {
+  const select = (tables: readonly string[]) => {
+    const [parent = '', child = ''] = [tables[0], tables[tables.length - 1]];
+    const own = (columns[child] ?? []).filter((c) => !columns[parent]?.includes(c));
+    return [...(columns[parent] ?? []).map((c) => `${parent}.${c}`), ...own.map((c) => `${child}.${c}`)].join(', ');
+  };
+  const oneToMany = (parent: string, child: string, key: string) =>
+    definition(
+      `select ${select([parent, child])} from ${parent} left join ${child} on ${child}.${key} = ${parent}.${key}`,
+      [parent, child],
+    );
+  const manyToMany = (parent: string, child: string) =>
+    definition(
+      `select ${select([parent, child])} from ${parent} left join book_author on book_author.${parent}_id = ${parent}.${parent}_id left join ${child} on ${child}.${child}_id = book_author.${child}_id`,
+      [parent, 'book_author', child],
+    );
+  return {
+    ...Object.fromEntries(
+      DEMO_TABLES.map((t) => [t, definition(`select ${(columns[t] ?? []).join(', ')} from ${t}`, [t])]),
+    ),
+    publisher_books: oneToMany('publisher', 'book', 'publisher_id'),
+    book_reviews: oneToMany('book', 'review', 'book_id'),
+    book_authors: manyToMany('book', 'author'),
+    author_books: manyToMany('author', 'book'),
+  };
 }
 
 describe.each(targets())('the OpenAPI document lints clean on $name', (target) => {
@@ -109,18 +143,14 @@ describe.each(targets())('the OpenAPI document lints clean on $name', (target) =
     db = await target.create();
     await seedDemo((sql) => db.exec(sql), target.engine);
     generated = mkdtempSync(path.join(tmpdir(), 'rrs-generated-'));
-    for (const table of DEMO_TABLES) {
-      const rows = await db.exec(
-        `SELECT column_name AS c FROM information_schema.columns WHERE table_name = '${table}' AND table_schema = ${target.engine === 'postgres' ? "'public'" : 'database()'} ORDER BY ordinal_position`,
-      );
-      writeFileSync(
-        path.join(generated, `${table}.xml`),
-        flatDefinition(
-          table,
-          rows.map((r) => String(r.c)),
-        ),
-      );
-    }
+    const schema = target.engine === 'postgres' ? "'public'" : 'database()';
+    const rows = await db.exec(
+      `SELECT table_name AS t, column_name AS c FROM information_schema.columns WHERE table_schema = ${schema} ORDER BY table_name, ordinal_position`,
+    );
+    const columns: Record<string, string[]> = {};
+    for (const { t, c } of rows) columns[String(t)] = [...(columns[String(t)] ?? []), String(c)];
+    for (const [name, text] of Object.entries(generatedDefinitions(columns)))
+      writeFileSync(path.join(generated, `${name}.xml`), text);
   });
   afterAll(async () => {
     await useService(signInOff);
@@ -141,14 +171,19 @@ describe.each(targets())('the OpenAPI document lints clean on $name', (target) =
     await expectEachLintsClean(documents, 9);
   });
 
-  it('for a flat resource per table, every column, composite keys included, as a generator writes them', async () => {
+  it('for definitions as a generator writes them: flat per table (composite keys too), one-to-many, many-to-many', async () => {
     const documents = await documentsOf(env(generated));
     const [, open] = documents[0] as [string, Json];
     expect(open['x-broken-resources']).toEqual([]);
     expect(Object.keys(open.paths)).toEqual(
-      expect.arrayContaining(['/res/book_author/{book_id}/{author_id}', '/res/inventory/{store_code}/{book_id}']),
+      expect.arrayContaining([
+        '/res/book_author/{book_id}/{author_id}',
+        '/res/inventory/{store_code}/{book_id}',
+        '/res/publisher_books/{publisher_id}',
+        '/res/author_books/{author_id}',
+      ]),
     );
-    await expectEachLintsClean(documents, DEMO_TABLES.length);
+    await expectEachLintsClean(documents, DEMO_TABLES.length + 4);
   });
 });
 
