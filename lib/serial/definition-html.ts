@@ -1,7 +1,7 @@
 /**
  * A definition file as an HTML page (/conf/definition for a browser): the file exactly as stored, its XML
  * highlighted, and the text of its `<query>` element highlighted as SQL. Highlighting is highlight.js's core with
- * only its XML and SQL grammars (some 60 kB), run here so the page needs no script; only the conf function imports
+ * only its XML and SQL grammars (about 29 kB of the minified bundle), run here so the page needs no script; only the conf function imports
  * this module, so the /res functions' bundles stay without it. Pure.
  */
 import { html, htmlPage, resourceNav } from './html-page';
