@@ -40,8 +40,8 @@ export const scrolling = (table: string): string => `<div class="scroll">${table
 // the hljs-* rules colour the highlighted definition (definition-html.ts); a few bytes on the other pages
 const style = [
   'body{font-family:system-ui,sans-serif;line-height:1.4;color:#222;margin:0}',
-  'header{background:#234;padding:.6rem 1rem}header a{color:#fff;margin-right:1.2rem;text-decoration:none}',
-  'header b{color:#fff;margin-right:1.5rem}main{max-width:72rem;margin:0 auto;padding:.5rem 1rem 2rem}',
+  'header{background:#234;padding:.6rem 1rem;display:flex;flex-wrap:wrap;gap:.3rem 1.2rem}',
+  'header a,header b{color:#fff;text-decoration:none}header b{flex-basis:auto;margin-right:.8rem}main{max-width:72rem;margin:0 auto;padding:.5rem 1rem 2rem}',
   'a{color:#15c}h1{font-size:1.5rem;overflow-wrap:anywhere}.nav{margin:.3rem 0 1rem}',
   '.scroll{overflow-x:auto}table{border-collapse:collapse;margin:.5rem 0}',
   'td,th{border:1px solid #ccc;padding:.25rem .5rem;text-align:left;vertical-align:top}th{background:#f3f5f7}',

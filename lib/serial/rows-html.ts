@@ -75,12 +75,18 @@ function pagingLinks(page: ReadPage): string {
   return links.length === 0 ? '' : `<p class="nav">${links.join(' · ')}</p>`;
 }
 
+/** How many rows, which of them when paged, and links to the same rows in XML and JSON. */
 function summary(resource: SqlResource, rows: readonly OutRow[], page: ReadPage): string {
-  const { limit, offset = 0 } = page;
-  const counted = resource.kind === 'flat' ? '' : ` (${page.rowsRead} joined rows, as _limit counts them)`;
-  const range = page.rowsRead === 0 ? '' : `, from row ${offset + 1}${limit === undefined ? '' : ` by ${limit}`}`;
+  const { limit, offset, rowsRead } = page;
+  const count = `${rows.length} ${rows.length === 1 ? resource.rowName : resource.collectionName}`;
+  // _limit and _offset count a hierarchical read's joined rows, not its parents
+  const joined =
+    resource.kind === 'flat' ? '' : ` of the joined rows (one per ${resource.rowName} and ${resource.childRowName})`;
+  const unpaged = limit === undefined && offset === undefined;
+  const from = (offset ?? 0) + 1;
+  const range = unpaged || rowsRead === 0 ? '' : `: rows ${from} to ${from + rowsRead - 1}${joined}`;
   const as = ['xml', 'json'].map((type) => link(pageQuery(page.rawQuery, { _output: type }), type.toUpperCase()));
-  return `<p>${rows.length} ${html(rows.length === 1 ? resource.rowName : resource.collectionName)}${counted}${range}. The same as ${as.join(' or ')}.</p>`;
+  return `<p>${html(count)}${range}. The same as ${as.join(' or ')}.</p>`;
 }
 
 export function rowsHtml(resource: SqlResource, rows: readonly OutRow[], page: ReadPage): string {

@@ -144,10 +144,13 @@ export function metadataHtml(resource: SqlResource, base: string): string {
   const names = meta.childRowName
     ? `${meta.rowName} (${meta.collectionName}) holding ${meta.childRowName} (${meta.childCollectionName})`
     : `${meta.rowName} (${meta.collectionName})`;
-  const summary = tableHtml(
-    ['kind', 'rows (collection)', 'database', 'engine'],
-    [[meta.kind, names, meta.database, meta.dialect]],
-  );
+  const facts = [
+    ['kind', meta.kind],
+    ['rows (collection)', names],
+    ['database', meta.database],
+    ['engine', meta.dialect],
+  ];
+  const summary = `<table>${facts.map(([name, value]) => `<tr><th>${name}</th><td>${html(value ?? '')}</td></tr>`).join('')}</table>`;
   const fields = meta.fields.map((f) => [
     f.label,
     f.table ?? '(computed)',
@@ -160,7 +163,7 @@ export function metadataHtml(resource: SqlResource, base: string): string {
   ]);
   const body = [
     `<h1>${html(meta.name)}: metadata</h1>${resourceNav(base, meta.name, 'metadata')}`,
-    `<p>What the service resolved from the definition and the database catalog.</p>${summary}`,
+    `<p>What the service resolved from the definition and the database catalog.</p>${scrolling(summary)}`,
     `<h2>Tables</h2>${tablesHtml(meta)}`,
     `<h2>Fields</h2>${tableHtml(['label', 'table', 'column', 'type', 'database type', 'flags'], fields)}`,
   ].join('');

@@ -180,9 +180,9 @@ describe('paging links', () => {
 
   it('hierarchical: a next page while the joined rows read fill the limit, whatever the parents', () => {
     const one: OutRow[] = [{ values: { team_id: 1, name: 'a' }, children: [] }];
-    expect(hrefs(rowsHtml(teams, one, page({ rawQuery: '_limit=3', limit: 3, rowsRead: 3 })))).toEqual({
-      'next →': '?_limit=3&amp;_offset=3',
-    });
+    const html = rowsHtml(teams, one, page({ rawQuery: '_limit=3', limit: 3, rowsRead: 3 }));
+    expect(hrefs(html)).toEqual({ 'next →': '?_limit=3&amp;_offset=3' });
+    expect(html).toContain('<p>1 team: rows 1 to 3 of the joined rows (one per team and player). The same as');
   });
 });
 
@@ -211,6 +211,16 @@ describe('cells', () => {
       '<tr><td>1</td><td>Owls</td><td><table><tr><th>player_id</th><th>nickname</th></tr><tr><td>7</td><td class="null" title="NULL: no value">NULL</td></tr><tr><td>8</td><td>Ace</td></tr></table></td></tr>',
     );
     expect(html).toContain('<tr><td>2</td><td>Larks</td><td></td></tr>');
+  });
+
+  it.each([
+    { read: {}, rows: 2, says: '<p>2 books. The same as' },
+    { read: { limit: 2, offset: 4, rowsRead: 2 }, rows: 2, says: '<p>2 books: rows 5 to 6. The same as' },
+    { read: { offset: 4, rowsRead: 1 }, rows: 1, says: '<p>1 book: rows 5 to 5. The same as' },
+    { read: { limit: 2, offset: 4, rowsRead: 0 }, rows: 0, says: '<p>0 books. The same as' },
+  ])('says how many rows, and which: $says', ({ read, rows, says }) => {
+    const some = Array.from({ length: rows }, (_, i) => ({ values: { id: i } }));
+    expect(rowsHtml(flat, some, page(read))).toContain(says);
   });
 
   it('no rows: says so, with no table', () => {
