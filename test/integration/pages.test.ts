@@ -6,6 +6,8 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { handler as confHandler } from '../../handlers/conf';
+import { handler as readHandler } from '../../handlers/read';
 import { demoDefinitions, useDemoService } from '../support/demo-service';
 import { invoke, parseXml } from '../support/service';
 
@@ -43,10 +45,10 @@ describe('the rows of a read', () => {
   });
 
   it.each([
-    { accept: undefined, type: 'application/xml' },
-    { accept: '*/*', type: 'application/xml' },
-    { accept: 'application/xml', type: 'application/xml' },
-    { accept: 'application/json', type: 'application/json' },
+    { accept: undefined, output: undefined, type: 'application/xml' },
+    { accept: '*/*', output: undefined, type: 'application/xml' },
+    { accept: 'application/xml', output: undefined, type: 'application/xml' },
+    { accept: 'application/json', output: undefined, type: 'application/json' },
     { accept: 'text/html', output: 'json', type: 'application/json' },
   ])('Accept $accept, _output $output: $type as before, with Vary: Accept', async ({ accept, output, type }) => {
     const query = `_limit=3${output ? `&_output=${output}` : ''}`;
@@ -133,5 +135,31 @@ describe('/conf pages', () => {
       'POST /res/BookAuthors/{book_id} <request><author author_id="{author_id}"/></request> or {"authors":[{"author_id":{author_id}}]} (associates an existing author by its key)',
     );
     expect(doc.examples.join('\n')).not.toContain('last_name');
+  });
+});
+
+describe('behind an API Gateway stage', () => {
+  /** An HTTP API event whose path carries the stage, as API Gateway sends it to the function. */
+  const staged = (path: string, rawQueryString = '') => ({
+    version: '2.0',
+    routeKey: `GET ${path}`,
+    rawPath: path,
+    rawQueryString,
+    headers: browser,
+    isBase64Encoded: false,
+    requestContext: { http: { method: 'GET', path } },
+  });
+  const hrefs = (body: string) => [...body.matchAll(/href="([^"]*)"/g)].map((m) => m[1]);
+
+  it.each([
+    { name: 'rows', call: () => readHandler(staged('/dev/res/Book', '_limit=2') as never) },
+    { name: 'definition', call: () => confHandler(staged('/dev/conf/definition/Book') as never) },
+    { name: 'metadata', call: () => confHandler(staged('/dev/conf/metadata/Book') as never) },
+    { name: 'documentation', call: () => confHandler(staged('/dev/conf/documentation/Book') as never) },
+  ])('$name: every link keeps the stage, or is relative to the page', async ({ call }) => {
+    const reply = await call();
+    expect(reply.statusCode).toBe(200);
+    expect(hrefs(reply.body).length).toBeGreaterThan(4);
+    for (const href of hrefs(reply.body)) expect(href).toMatch(/^(\/dev\/|\?)/);
   });
 });
