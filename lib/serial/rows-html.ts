@@ -4,6 +4,7 @@
  * next page (`_limit`, `_offset`, every other query parameter kept as sent), to the resource's documentation and
  * to the explorer. Pure; must not reorder or filter the rows.
  */
+import { mapInSlices } from '../map-in-slices';
 import type { SqlResource, ValueType } from '../resource';
 import { fieldsAt } from '../resource-levels';
 import { decodeLenient } from '../text';
@@ -37,8 +38,11 @@ function cells(types: ReadonlyMap<string, ValueType>, labels: readonly string[],
 
 const headings = (labels: readonly string[]) => labels.map((l) => `<th>${html(l)}</th>`).join('');
 
-/** The rows' table; a hierarchical resource's children in a table in the parent's last cell. */
-function rowsTable(resource: SqlResource, rows: readonly OutRow[]): string {
+/**
+ * The rows' table; a hierarchical resource's children in a table in the parent's last cell. Written a slice of rows
+ * at a time, as XML and JSON are (serialize-rows), so a page of many rows holds other requests up for a slice only.
+ */
+async function rowsTable(resource: SqlResource, rows: readonly OutRow[]): Promise<string> {
   const types = new Map(resource.fields.map((f) => [f.label, f.type]));
   const parents = fieldsAt(resource, 'parent').map((f) => f.label);
   const children = resource.kind === 'flat' ? [] : fieldsAt(resource, 'child').map((f) => f.label);
@@ -50,8 +54,9 @@ function rowsTable(resource: SqlResource, rows: readonly OutRow[]): string {
     const inner = nested.map((child) => `<tr>${cells(types, children, child.values)}</tr>`).join('');
     return `<td><table><tr>${headings(children)}</tr>${inner}</table></td>`;
   };
-  const body = rows.map((row) => `<tr>${cells(types, parents, row.values)}${childCell(row)}</tr>`).join('');
-  return scrolling(`<table><tr>${headings(parents)}${childHeading}</tr>${body}</table>`);
+  const writeRow = (row: OutRow) => `<tr>${cells(types, parents, row.values)}${childCell(row)}</tr>`;
+  const body = await mapInSlices(rows, writeRow, { weight: (row) => 1 + (row.children?.length ?? 0) });
+  return scrolling(`<table><tr>${headings(parents)}${childHeading}</tr>${body.join('')}</table>`);
 }
 
 /** The query string as sent with `_limit` and `_offset` set anew (and any `_output`), as a relative link. */
@@ -89,13 +94,13 @@ function summary(resource: SqlResource, rows: readonly OutRow[], page: ReadPage)
   return `<p>${html(count)}${range}. The same as ${as.join(' or ')}.</p>`;
 }
 
-export function rowsHtml(resource: SqlResource, rows: readonly OutRow[], page: ReadPage): string {
+export async function rowsHtml(resource: SqlResource, rows: readonly OutRow[], page: ReadPage): Promise<string> {
   const paging = pagingLinks(page);
   const body = [
     `<h1>${html(resource.name)}</h1>${resourceNav(page.base, resource.name, 'res')}`,
     summary(resource, rows, page),
     paging,
-    rows.length === 0 ? '<p>No rows.</p>' : rowsTable(resource, rows),
+    rows.length === 0 ? '<p>No rows.</p>' : await rowsTable(resource, rows),
     paging,
   ].join('');
   return htmlPage(resource.name, page.base, body);

@@ -76,15 +76,16 @@ const page = (extra: Partial<ReadPage> = {}): ReadPage => ({ base: '', rawQuery:
 
 describe('the page frame', () => {
   const pages = [
-    { name: 'rows', html: rowsHtml(flat, [], page({ base: '/dev' })) },
-    { name: 'documentation', html: documentationHtml(documentationOf(flat), '/dev') },
-    { name: 'metadata', html: metadataHtml(flat, '/dev') },
-    { name: 'definition', html: definitionHtml(flat.name, '<query>select 1</query>', '/dev') },
-    { name: 'listing', html: listingHtml(listingOf([{ name: 'Book', resource: flat }], '/dev'), '/dev') },
-    { name: 'frame', html: htmlPage('t', '/dev', '') },
+    { name: 'rows', html: () => rowsHtml(flat, [], page({ base: '/dev' })) },
+    { name: 'documentation', html: () => documentationHtml(documentationOf(flat), '/dev') },
+    { name: 'metadata', html: () => metadataHtml(flat, '/dev') },
+    { name: 'definition', html: () => definitionHtml(flat.name, '<query>select 1</query>', '/dev') },
+    { name: 'listing', html: () => listingHtml(listingOf([{ name: 'Book', resource: flat }], '/dev'), '/dev') },
+    { name: 'frame', html: () => htmlPage('t', '/dev', '') },
   ];
 
-  it.each(pages)('$name: viewport, the header under the prefix, an inline stylesheet, nothing loaded', ({ html }) => {
+  it.each(pages)('$name: viewport, the header under the prefix, an inline stylesheet, nothing loaded', async (made) => {
+    const html = await made.html();
     expect(html).toMatch(/^<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">/);
     expect(html).toContain('<meta name="viewport" content="width=device-width, initial-scale=1">');
     expect(html).toContain(
@@ -100,24 +101,26 @@ describe('the page frame', () => {
 describe('escaping of hostile values, names and query strings', () => {
   const rows: OutRow[] = [{ values: { id: 1, title: hostile, [`note${hostile}`]: 'a & b' } }];
   const cases = [
-    { name: 'rows: values, labels, resource name', html: rowsHtml(flat, rows, page()) },
+    { name: 'rows: values, labels, resource name', html: () => rowsHtml(flat, rows, page()) },
     {
       name: 'rows: the query string in paging links',
-      html: rowsHtml(flat, rows, page({ rawQuery: `q=${hostile}`, limit: 1, rowsRead: 1 })),
+      html: () => rowsHtml(flat, rows, page({ rawQuery: `q=${hostile}`, limit: 1, rowsRead: 1 })),
     },
-    { name: 'documentation: name, labels, description', html: documentationHtml(documentationOf(flat), '') },
-    { name: 'metadata: name and labels', html: metadataHtml(flat, '') },
+    { name: 'documentation: name, labels, description', html: () => documentationHtml(documentationOf(flat), '') },
+    { name: 'metadata: name and labels', html: () => metadataHtml(flat, '') },
     {
       name: 'definition: name and file text',
-      html: definitionHtml(flat.name, `<query>select '${hostile}'</query>`, ''),
+      html: () => definitionHtml(flat.name, `<query>select '${hostile}'</query>`, ''),
     },
     {
       name: 'listing: name and error text',
-      html: listingHtml(listingOf([{ name: hostile, error: { status: 500, code: 'x', message: hostile } }], ''), ''),
+      html: () =>
+        listingHtml(listingOf([{ name: hostile, error: { status: 500, code: 'x', message: hostile } }], ''), ''),
     },
   ];
 
-  it.each(cases)('$name', ({ html }) => {
+  it.each(cases)('$name', async (made) => {
+    const html = await made.html();
     expect(html).not.toContain('<script>');
     expect(html).not.toContain('alert("x")');
     expect(html).toMatch(/&lt;script&gt;|%3Cscript%3E/);
@@ -125,8 +128,8 @@ describe('escaping of hostile values, names and query strings', () => {
     for (const [tag] of html.matchAll(/<a [^>]*>/g)) expect(tag).toMatch(/^<a href="[^"<>]*">$/);
   });
 
-  it('a value is escaped once, never twice; & in a value and in a query string is &amp;', () => {
-    const html = rowsHtml(flat, rows, page({ rawQuery: 'title=a%26b&x=1&y=2', limit: 1, rowsRead: 1 }));
+  it('a value is escaped once, never twice; & in a value and in a query string is &amp;', async () => {
+    const html = await rowsHtml(flat, rows, page({ rawQuery: 'title=a%26b&x=1&y=2', limit: 1, rowsRead: 1 }));
     expect(html).toContain(`<td>${escaped}</td>`);
     expect(html).toContain('<td>a &amp; b</td>');
     expect(html).toContain(`<th>note${escaped}</th>`);
@@ -174,21 +177,21 @@ describe('paging links', () => {
     { rawQuery: '_limit=0', limit: 0, rowsRead: 0, expected: {} },
   ];
 
-  it.each(cases)('$rawQuery, $rowsRead rows read → $expected', ({ expected, ...read }) => {
-    expect(hrefs(rowsHtml(flat, [], page(read)))).toEqual(expected);
+  it.each(cases)('$rawQuery, $rowsRead rows read → $expected', async ({ expected, ...read }) => {
+    expect(hrefs(await rowsHtml(flat, [], page(read)))).toEqual(expected);
   });
 
-  it('hierarchical: a next page while the joined rows read fill the limit, whatever the parents', () => {
+  it('hierarchical: a next page while the joined rows read fill the limit, whatever the parents', async () => {
     const one: OutRow[] = [{ values: { team_id: 1, name: 'a' }, children: [] }];
-    const html = rowsHtml(teams, one, page({ rawQuery: '_limit=3', limit: 3, rowsRead: 3 }));
+    const html = await rowsHtml(teams, one, page({ rawQuery: '_limit=3', limit: 3, rowsRead: 3 }));
     expect(hrefs(html)).toEqual({ 'next →': '?_limit=3&amp;_offset=3' });
     expect(html).toContain('<p>1 team: rows 1 to 3 of the joined rows (one per team and player). The same as');
   });
 });
 
 describe('cells', () => {
-  it('NULL is marked, an empty text is an empty cell, the text "NULL" is a plain one', () => {
-    const html = rowsHtml(
+  it('NULL is marked, an empty text is an empty cell, the text "NULL" is a plain one', async () => {
+    const html = await rowsHtml(
       flat,
       [{ values: { id: 1, title: '', [`note${hostile}`]: null } }, { values: { id: 2, title: 'NULL' } }],
       page(),
@@ -197,7 +200,7 @@ describe('cells', () => {
     expect(html).toContain('<tr><td>2</td><td>NULL</td><td class="null" title="NULL: no value">NULL</td></tr>');
   });
 
-  it('hierarchical rows hold their children in a table in their last cell; a childless parent has an empty one', () => {
+  it('hierarchical rows hold their children in a table in their last cell; a childless parent has an empty one', async () => {
     const rows: OutRow[] = [
       {
         values: { team_id: 1, name: 'Owls' },
@@ -205,7 +208,7 @@ describe('cells', () => {
       },
       { values: { team_id: 2, name: 'Larks' }, children: [] },
     ];
-    const html = rowsHtml(teams, rows, page({ rowsRead: 3 }));
+    const html = await rowsHtml(teams, rows, page({ rowsRead: 3 }));
     expect(html).toContain('<tr><th>team_id</th><th>name</th><th>players</th></tr>');
     expect(html).toContain(
       '<tr><td>1</td><td>Owls</td><td><table><tr><th>player_id</th><th>nickname</th></tr><tr><td>7</td><td class="null" title="NULL: no value">NULL</td></tr><tr><td>8</td><td>Ace</td></tr></table></td></tr>',
@@ -218,21 +221,21 @@ describe('cells', () => {
     { read: { limit: 2, offset: 4, rowsRead: 2 }, rows: 2, says: '<p>2 books: rows 5 to 6. The same as' },
     { read: { offset: 4, rowsRead: 1 }, rows: 1, says: '<p>1 book: rows 5 to 5. The same as' },
     { read: { limit: 2, offset: 4, rowsRead: 0 }, rows: 0, says: '<p>0 books. The same as' },
-  ])('says how many rows, and which: $says', ({ read, rows, says }) => {
+  ])('says how many rows, and which: $says', async ({ read, rows, says }) => {
     const some = Array.from({ length: rows }, (_, i) => ({ values: { id: i } }));
-    expect(rowsHtml(flat, some, page(read))).toContain(says);
+    expect(await rowsHtml(flat, some, page(read))).toContain(says);
   });
 
-  it('no rows: says so, with no table', () => {
-    const html = rowsHtml(flat, [], page());
+  it('no rows: says so, with no table', async () => {
+    const html = await rowsHtml(flat, [], page());
     expect(html).toContain('<p>No rows.</p>');
     expect(html).not.toContain('<table>');
   });
 });
 
 describe('the links of a resource page', () => {
-  it('rows: the documentation, definition, metadata and explorer under the prefix; XML and JSON as before', () => {
-    const html = rowsHtml(teams, [], page({ base: '/dev', rawQuery: 'name=Owls' }));
+  it('rows: the documentation, definition, metadata and explorer under the prefix; XML and JSON as before', async () => {
+    const html = await rowsHtml(teams, [], page({ base: '/dev', rawQuery: 'name=Owls' }));
     expect(html).toContain('<a href="/dev/conf/documentation/TeamPlayers">documentation</a>');
     expect(html).toContain('<a href="/dev/explorer">try it in the explorer</a>');
     expect(html).toContain('<a href="?name=Owls&amp;_output=xml">XML</a>');
