@@ -138,6 +138,22 @@ describe('/conf pages', () => {
   });
 });
 
+describe('Vary: Accept', () => {
+  it.each([
+    { path: '/res', status: 200 },
+    { path: '/res/Book', status: 200 },
+    { path: '/conf/definition/Book', status: 200 },
+    { path: '/conf/metadata/Book', status: 200 },
+    { path: '/conf/documentation/Book', status: 200 },
+    { path: '/res/Nope', status: 404 },
+  ])('$path: on every answer whose body Accept chooses ($status)', async ({ path, status }) => {
+    for (const accept of [browser.accept, 'application/json', 'application/problem+json', undefined]) {
+      const reply = await get(path, accept ? { accept } : {}, path === '/res/Book' ? '_limit=1' : '');
+      expect([reply.status, reply.headers.vary]).toEqual([status, 'Accept']);
+    }
+  });
+});
+
 describe('behind an API Gateway stage', () => {
   /** An HTTP API event whose path carries the stage, as API Gateway sends it to the function. */
   const staged = (path: string, rawQueryString = '') => ({
