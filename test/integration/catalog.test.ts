@@ -5,19 +5,15 @@
  * media types, names Broken as left out, and its JSON schemas accept what the service really answers. The demo
  * definitions get the same checks on a PGlite seeded with the demo data.
  */
-import path from 'node:path';
 import SwaggerParser from '@apidevtools/swagger-parser';
-import { PGlite } from '@electric-sql/pglite';
 import Ajv2020 from 'ajv/dist/2020';
 import { XMLValidator } from 'fast-xml-parser';
 import { handler as catalogHandler } from '../../handlers/catalog';
-import { closeDatabases } from '../../lib/db/select-database';
-import { seedDemo } from '../../scripts/demo/seed';
-import { startPgliteServer } from '../../scripts/pglite-server';
 import { deref, xmlOfExample } from '../openapi/xml-of-example';
 import { targets } from '../support/databases';
+import { useDemoService } from '../support/demo-service';
 import { useFixture } from '../support/fixture';
-import { invoke, parseXml, useService } from '../support/service';
+import { invoke, parseXml } from '../support/service';
 
 // biome-ignore lint/suspicious/noExplicitAny: parsed JSON documents are walked freely; the assertions check their shape
 type Json = Record<string, any>;
@@ -365,7 +361,6 @@ describe.each(targets())('GET /res and /openapi.json on $name', (target) => {
 });
 
 describe('GET /openapi.json and /res for the demo definitions on PGlite', () => {
-  const definitions = path.resolve(__dirname, '..', '..', 'definitions');
   const demo = [
     'Book',
     'BookAuthors',
@@ -377,24 +372,7 @@ describe('GET /openapi.json and /res for the demo definitions on PGlite', () => 
     'PublisherBooks',
     'bookstore.Author',
   ];
-  const saved = { ...process.env };
-  let db: PGlite;
-  let server: Awaited<ReturnType<typeof startPgliteServer>>;
-
-  beforeAll(async () => {
-    db = await PGlite.create();
-    await seedDemo((sql) => db.exec(sql), 'postgres');
-    server = await startPgliteServer(db);
-    const url = server.url('bookstore');
-    await useService({ DATABASE_URL: url, DATABASE_URL_BOOKSTORE: url, DEFINITIONS_DIR: definitions });
-  });
-  afterAll(async () => {
-    await closeDatabases();
-    await server?.stop();
-    await db?.close();
-    const keys = ['DATABASE_URL', 'DATABASE_URL_BOOKSTORE', 'DEFINITIONS_DIR'];
-    await useService(Object.fromEntries(keys.map((k) => [k, saved[k]])));
-  });
+  useDemoService();
 
   it('lists every demo resource, none broken', async () => {
     const { resources } = JSON.parse((await get('/res', { accept: 'application/json' })).body);

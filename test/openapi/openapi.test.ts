@@ -232,7 +232,7 @@ describe('listing serializers', () => {
       '#text': broken.error?.message,
       '@_code': 'definition_invalid',
     });
-    const html = listingHtml(listing, '/dev/openapi.json');
+    const html = listingHtml(listing, '/dev');
     expect(html).toContain('a &lt;b&gt; &amp; &quot;c&quot;');
     expect(html).toContain('<a href="/dev/openapi.json">');
   });
