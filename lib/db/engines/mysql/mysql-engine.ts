@@ -7,6 +7,7 @@ import { defaultPort, label, listOrder, schemes, secretEngines } from './engine.
 import { mysqlErrors } from './mysql-errors';
 import { mysqlFingerprint } from './mysql-fingerprint';
 import { mysqlLexer } from './mysql-lexer';
+import { describeMysqlSchema, mysqlTableReference } from './mysql-schema';
 import { MysqlSql } from './mysql-sql';
 
 export const mysqlEngine: Engine = {
@@ -27,4 +28,6 @@ export const mysqlEngine: Engine = {
   lexer: mysqlLexer,
   fingerprint: mysqlFingerprint,
   databaseIsSchema: true,
+  describeSchema: describeMysqlSchema,
+  tableReference: mysqlTableReference,
 };

@@ -7,6 +7,7 @@ import { defaultPort, label, listOrder, schemes, secretEngines } from './engine.
 import { postgresErrors } from './postgres-errors';
 import { postgresFingerprint } from './postgres-fingerprint';
 import { postgresLexer } from './postgres-lexer';
+import { describePostgresSchema, postgresTableReference } from './postgres-schema';
 import { PostgresSql } from './postgres-sql';
 
 export const postgresEngine: Engine = {
@@ -27,4 +28,6 @@ export const postgresEngine: Engine = {
   lexer: postgresLexer,
   fingerprint: postgresFingerprint,
   databaseIsSchema: false,
+  describeSchema: describePostgresSchema,
+  tableReference: postgresTableReference,
 };
