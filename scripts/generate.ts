@@ -98,7 +98,7 @@ async function main(options: Options): Promise<number> {
   const out = path.resolve(options.out);
   console.log(`Read ${schema.tables.length} tables of ${schema.schema} on ${maskUrl(options.database)}`);
   const written = writeFiles(files, out, options.force);
-  for (const note of notes) console.log(`no resource for ${note}`);
+  for (const note of notes) console.log(`No resource for the foreign key ${note}`);
   console.log(`Wrote ${written} of ${files.length} files to ${out}`);
   return 0;
 }

@@ -157,23 +157,24 @@ function linkResources(owner: DescribedTable, schema: DescribedSchema, taken: Se
     const where = `${owner.table}.${key.columns.join(', ')} (to ${target.table})`;
     if (target === owner) {
       said.remark(owner, selfReference(key.columns));
-      said.notes.push(`${where}: the table refers to itself, and a resource declares each table once: no resource`);
+      said.notes.push(`${where}: the table refers to itself, and a resource declares each table once`);
       return [];
     }
     const keyless = [owner, target].find((t) => t.primaryKey.length === 0);
     if (keyless) {
-      said.notes.push(`${where}: ${keyless.table} has no primary key, so its rows cannot be nested: no resource`);
+      said.notes.push(`${where}: ${keyless.table} has no primary key, so its rows cannot be nested`);
       return [];
     }
+    // book_detail extends book: BookWithDetail; film_rate belongs to film: FilmRates
+    const prefix = `${target.table}_`;
+    const rest = owner.table.startsWith(prefix) ? owner.table.slice(prefix.length) : owner.table;
     if (sameColumns(key.columns, owner.primaryKey)) {
-      const rest = owner.table.startsWith(`${target.table}_`)
-        ? owner.table.slice(target.table.length + 1)
-        : owner.table;
       const name = `${pascalName(target.table)}With${pascalName(rest)}`;
       return [() => extensionResource(link, claimName(taken, name))];
     }
     const several = links.filter((l) => l.target === target).length > 1;
-    const name = `${pascalName(target.table)}${pascalName(plural(snakeName(owner.table)))}${several ? `By${roleOf(key.columns)}` : ''}`;
+    const role = several ? `By${roleOf(key.columns)}` : '';
+    const name = `${pascalName(target.table)}${pascalName(plural(snakeName(rest)))}${role}`;
     return [() => oneToManyResource(link, claimName(taken, name))];
   });
 }

@@ -13,6 +13,7 @@ const rowsOf = (table: DescribedTable) => plural(snakeName(table.table));
 
 /** `a book`, `an author`. */
 const one = (word: string) => `${/^[aeiou]/i.test(word) ? 'an' : 'a'} ${word}`;
+const One = (word: string) => one(word).replace(/^a/, 'A');
 
 /** What the key of a flat resource is, and what its path looks like. */
 function keySentence(table: DescribedTable, labels: readonly string[], name: string): string {
@@ -37,7 +38,7 @@ export function aboutFlat(table: DescribedTable, keyLabels: readonly string[], n
 export function aboutExtension(parent: DescribedTable, extension: DescribedTable): string {
   return (
     `Rows of the table ${parent.table} with the fields of ${extension.table}, which shares its key (flat, extended ` +
-    `one-to-one). ${one(snakeName(parent.table))} without ${one(extension.table)} row comes back without those fields; ` +
+    `one-to-one). ${One(snakeName(parent.table))} without ${one(extension.table)} row comes back without those fields; ` +
     `writing one of them creates or updates that row, and deleting ${one(snakeName(parent.table))} deletes it.`
   );
 }
@@ -45,7 +46,7 @@ export function aboutExtension(parent: DescribedTable, extension: DescribedTable
 export function aboutOneToMany(parent: DescribedTable, child: DescribedTable, key: CatalogForeignKey): string {
   return (
     `Each ${snakeName(parent.table)} with its ${rowsOf(child)} (hierarchical, one-to-many: ` +
-    `${child.table}.${list(key.columns)} refers to ${parent.table}). The key is the ${snakeName(parent.table)}'s. ` +
+    `${child.table} (${key.columns.join(', ')}) refers to ${parent.table}). The key is the ${snakeName(parent.table)}'s. ` +
     `Deleting ${one(snakeName(parent.table))} here deletes its ${rowsOf(child)} too.`
   );
 }

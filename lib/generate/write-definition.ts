@@ -18,8 +18,16 @@ export interface SqlNaming {
 
 const width = 110;
 
-export function escapeXml(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+/** Text as XML element content: quotes stay as they are, so a query reads as SQL. */
+function escapeXml(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+/** `name="value"`, in single quotes when the value holds a double quote and no single one (`"Gift Card"`). */
+function attribute(name: string, value: string): string {
+  const text = escapeXml(value);
+  if (text.includes('"') && !text.includes("'")) return `${name}='${text}'`;
+  return `${name}="${text.replace(/"/g, '&quot;')}"`;
 }
 
 /** `pieces` joined by spaces into lines of at most `width` characters (longer pieces stand alone). */
@@ -56,24 +64,27 @@ function query(resource: GeneratedResource, naming: SqlNaming): string[] {
     return f.label === f.column ? column : `${column} as ${sqlName(f.label, naming.quote)}`;
   });
   const [parent, ...joined] = resource.tables;
-  const joins = joined.map((t) => `    left join ${from(t)} on ${joinCondition(t, naming.quote)}`);
+  const joins = joined.map((t) => {
+    const line = `    left join ${from(t)} on ${joinCondition(t, naming.quote).join(' and ')}`;
+    return line.length <= width
+      ? line
+      : `    left join ${from(t)} on ${joinCondition(t, naming.quote).join('\n      and ')}`;
+  });
   const list = fields.map((f, i) => (i < fields.length - 1 ? `${f},` : f));
   return [...wrap(list, '    select ', '      '), `    from ${parent ? from(parent) : ''}`, ...joins].map(escapeXml);
 }
 
-/** `owner.column = referenced.column and ...` for the foreign key a table joins by. */
-function joinCondition(t: GeneratedTable, quote: Quote): string {
+/** `owner.column = referenced.column`, one per column of the foreign key a table joins by. */
+function joinCondition(t: GeneratedTable, quote: Quote): string[] {
   if (!t.link) throw new Error(`table ${t.table.table} (${t.role}) joins by no foreign key`);
   const { key, owner } = t.link;
   const column = (table: string, name: string | undefined) => `${sqlName(table, quote)}.${sqlName(name ?? '', quote)}`;
-  return key.columns
-    .map((c, i) => `${column(owner.table, c)} = ${column(key.refTable, key.refColumns[i])}`)
-    .join(' and ');
+  return key.columns.map((c, i) => `${column(owner.table, c)} = ${column(key.refTable, key.refColumns[i])}`);
 }
 
 function tableElement(t: GeneratedTable, naming: SqlNaming): string {
-  const names = t.names ? ` rowAlias="${escapeXml(t.names.row)}" rowSetAlias="${escapeXml(t.names.rows)}"` : '';
-  return `    <table name="${escapeXml(naming.reference(t.table.table))}" role="${t.role}"${names}/>`;
+  const names = t.names ? ` ${attribute('rowAlias', t.names.row)} ${attribute('rowSetAlias', t.names.rows)}` : '';
+  return `    <table ${attribute('name', naming.reference(t.table.table))} role="${t.role}"${names}/>`;
 }
 
 export function writeDefinition(resource: GeneratedResource, naming: SqlNaming): string {
