@@ -1,7 +1,6 @@
 /**
  * A whole database on MySQL/MariaDB (its schema), for `npm run generate`: its base tables with their comments,
- * then each table's columns and keys as describe-mysql reads a resource's tables, and the columns' comments. Also
- * how a definition names one of its tables.
+ * then each table's columns and keys as describe-mysql reads a resource's tables, and the columns' comments.
  */
 import type { Executor } from '../../database';
 import type { DescribedSchema, DescribedTable } from '../../engine';
@@ -39,9 +38,4 @@ export async function describeMysqlSchema(db: Executor, schema?: string): Promis
     return [{ ...table, columnComments, ...(comment ? { comment } : {}) }];
   });
   return { schema: name, own, tables };
-}
-
-/** describe-mysql finds a declared table by its name as it is (a qualified one split at its last dot). */
-export function mysqlTableReference(table: string, schema?: string): string {
-  return schema === undefined ? table : `${schema}.${table}`;
 }

@@ -1,7 +1,7 @@
 /**
  * A whole schema on PostgreSQL, for `npm run generate`: its tables (not views, nor the partitions of a partitioned
  * table) with their comments, then each table's columns and keys as describe-postgres reads a resource's tables
- * (postgres-catalog.ts), and the columns' comments. Also how a definition names one of its tables.
+ * (postgres-catalog.ts), and the columns' comments.
  */
 import type { Executor } from '../../database';
 import type { DescribedSchema, DescribedTable } from '../../engine';
@@ -57,13 +57,4 @@ async function loadColumnComments(db: Executor, relIds: readonly string[]): Prom
     params: relIds,
   });
   return new Map(rows.map((r) => [`${String(r.rel)}:${String(r.attnum)}`, String(r.description)]));
-}
-
-/**
- * The service finds a declared table with to_regclass, which reads it as SQL: a name other than a plain lower-case
- * one keeps its case and characters only in double quotes.
- */
-export function postgresTableReference(table: string, schema?: string): string {
-  const part = (name: string) => (/^[a-z_][a-z0-9_$]*$/.test(name) ? name : `"${name.replace(/"/g, '""')}"`);
-  return schema === undefined ? part(table) : `${part(schema)}.${part(table)}`;
 }
