@@ -21,7 +21,8 @@ const usage =
   '  --out       the folder to write the definitions to (created when missing)\n' +
   '  --tables    only these tables, by name, comma-separated (default: every table of the schema)\n' +
   "  --schema    the schema (MySQL: the database) to read (default: the connection's own)\n" +
-  '  --force     overwrite files that exist (default: leave them as they are)';
+  '  --force     overwrite files that exist (default: leave them as they are)\n' +
+  '  --help      print this text';
 
 interface Options {
   readonly database: string;
@@ -42,9 +43,14 @@ function readOptions(args: readonly string[]): Options {
       tables: { type: 'string' },
       schema: { type: 'string' },
       force: { type: 'boolean', default: false },
+      help: { type: 'boolean', default: false },
     },
     allowPositionals: true,
   });
+  if (values.help) {
+    console.log(usage);
+    process.exit(0);
+  }
   if (positionals.length > 0) throw new UsageError(`Unexpected argument ${positionals.join(' ')}`);
   if (!values.database) throw new UsageError('--database is missing');
   if (!values.out) throw new UsageError('--out is missing');
@@ -96,9 +102,10 @@ async function main(options: Options): Promise<number> {
     ...(qualifier ? { schema: qualifier } : {}),
   });
   const out = path.resolve(options.out);
-  console.log(`Read ${schema.tables.length} tables of ${schema.schema} on ${maskUrl(options.database)}`);
+  const tables = `${schema.tables.length} table${schema.tables.length === 1 ? '' : 's'}`;
+  console.log(`Read ${tables} of schema ${schema.schema} on ${maskUrl(options.database)}`);
   const written = writeFiles(files, out, options.force);
-  for (const note of notes) console.log(`No resource for the foreign key ${note}`);
+  for (const note of notes) console.log(note);
   console.log(`Wrote ${written} of ${files.length} files to ${out}`);
   return 0;
 }

@@ -15,7 +15,7 @@ export interface GeneratedFile {
 
 export interface Generated {
   readonly files: readonly GeneratedFile[];
-  /** What was not turned into a resource, and why. */
+  /** What was not turned into a resource, and why, and which resources are read only: a sentence each. */
   readonly notes: readonly string[];
 }
 

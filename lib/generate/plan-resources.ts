@@ -13,7 +13,7 @@ import { aboutExtension, aboutFlat, aboutManyToMany, aboutOneToMany } from './re
 
 export interface PlannedResources {
   readonly resources: readonly GeneratedResource[];
-  /** What was not turned into a resource, and why. */
+  /** What was not turned into a resource, and why, and which resources are read only: a sentence each. */
   readonly notes: readonly string[];
 }
 
@@ -138,7 +138,10 @@ export function planResources(schema: DescribedSchema): PlannedResources {
     else linked.push(...linkResources(table, schema, taken, { notes, remark }));
   }
   const flat = schema.tables.map((t) => flatResource(t, claimName(taken, pascalName(t.table)), remarks.get(t) ?? []));
-  return { resources: [...flat, ...linked.map((build) => build())], notes };
+  const readOnly = flat.flatMap((r) =>
+    r.readOnly ? [`${r.name} is read only: table ${r.tables[0]?.table.table} has no primary key`] : [],
+  );
+  return { resources: [...flat, ...linked.map((build) => build())], notes: [...readOnly, ...notes] };
 }
 
 interface Remarks {
@@ -154,7 +157,7 @@ function linkResources(owner: DescribedTable, schema: DescribedSchema, taken: Se
   const links = linksOf(owner, schema);
   return links.flatMap((link): (() => GeneratedResource)[] => {
     const { key, target } = link;
-    const where = `${owner.table}.${key.columns.join(', ')} (to ${target.table})`;
+    const where = `No resource for the foreign key ${owner.table}.${key.columns.join(', ')} (to ${target.table})`;
     if (target === owner) {
       said.remark(owner, selfReference(key.columns));
       said.notes.push(`${where}: the table refers to itself, and a resource declares each table once`);

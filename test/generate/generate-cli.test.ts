@@ -60,6 +60,15 @@ describe('arguments it cannot use: exit 2 with the usage, naming what is wrong',
   });
 });
 
+it('prints the usage for --help, and exits 0', async () => {
+  const run = await runGenerate(['--help']);
+  expect(run).toEqual({
+    code: 0,
+    stdout: expect.stringMatching(/^usage: npm run generate -- --database URL/),
+    stderr: '',
+  });
+});
+
 it('exits 1 with the reason when the database cannot be read', async () => {
   const run = await runGenerate(['--database', 'postgres://postgres@127.0.0.1:1/nowhere', '--out', out]);
   expect(run).toEqual({ code: 1, stdout: '', stderr: expect.stringContaining('ECONNREFUSED') });
@@ -82,7 +91,7 @@ it('writes only the tables --tables names, leaves existing files alone, and over
   writeFileSync(path.join(out, 'Film.xml'), 'edited by hand');
   const again = await runGenerate(['--database', db.url, '--out', out, '--tables', 'film,language']);
   expect(again.stdout.split('\n')).toEqual([
-    expect.stringMatching(/^Read 2 tables of public on postgres:\/\//),
+    expect.stringMatching(/^Read 2 tables of schema public on postgres:\/\//),
     `skipped ${path.join(out, 'Film.xml')} (it exists; --force overwrites it)`,
     `wrote   ${path.join(out, 'Language.xml')}`,
     `wrote   ${path.join(out, 'LanguageFilms.xml')}`,

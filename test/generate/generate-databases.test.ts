@@ -5,7 +5,7 @@
  * service started on them (`npm run serve`) reads every resource, and runs an insert, a read, an update and a
  * delete by key on each (on the parent of a hierarchical one).
  */
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { readConfig } from '../../lib/config';
@@ -127,7 +127,8 @@ describe.each(targets())('npm run generate on $name', (target) => {
     );
     expect(printed.stdout).toContain(`wrote   ${path.join(out, 'Film.xml')}\n`);
     expect(printed.stdout).toContain(
-      'No resource for the foreign key staff.manager_id (to staff): the table refers to itself, and a resource declares each table once\n',
+      'StoreVisit is read only: table store_visit has no primary key\n' +
+        'No resource for the foreign key staff.manager_id (to staff): the table refers to itself, and a resource declares each table once\n',
     );
     expect(printed.stdout).toMatch(new RegExp(`Wrote ${files.length} of ${files.length} files to `));
   });
@@ -157,6 +158,27 @@ describe.each(targets())('npm run generate on $name', (target) => {
       deleted: { status: 200, text: expect.any(String) },
       gone: { status: 200, rows: 0 },
     });
+  });
+
+  it('reads another schema with --schema (on MySQL, another database), and qualifies its tables', async () => {
+    const other = target.engine === 'mysql' ? `${new URL(db.url).pathname.slice(1)}_shop` : 'shop';
+    const create = target.engine === 'mysql' ? 'create database' : 'create schema';
+    const elsewhere = mkdtempSync(path.join(tmpdir(), 'rrs-generate-schema-'));
+    try {
+      await db.exec(`${create} ${other}`);
+      await db.exec(`create table ${other}.item (item_id int not null primary key, label varchar(20) not null)`);
+      const run = await runGenerate(['--database', db.url, '--out', elsewhere, '--schema', other]);
+      expect(run.stdout).toContain(`Read 1 table of schema ${other} on `);
+      const item = readFileSync(path.join(elsewhere, 'Item.xml'), 'utf8');
+      expect(item).toContain(`    from ${other}.item\n`);
+      expect(item).toContain(`<table name="${other}.item" role="Parent"`);
+      const results = await validateDefinitions(readConfig({ DATABASE_URL: db.url, DEFINITIONS_DIR: elsewhere }));
+      expect(results.map((r) => [r.name, r.status, r.detail])).toEqual([['Item', 'ok', 'flat, 2 fields']]);
+    } finally {
+      await closeDatabases();
+      if (target.engine === 'mysql') await db.exec(`drop database if exists ${other}`);
+      rmSync(elsewhere, { recursive: true, force: true });
+    }
   });
 
   it(`serves ${keyless}, a table without a primary key: reads and inserts`, async () => {

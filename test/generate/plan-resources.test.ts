@@ -114,7 +114,7 @@ describe('planResources', () => {
     const { resources, notes } = planResources(schemaOf(staff));
     expect(resources.map((r) => r.name)).toEqual(['Staff']);
     expect(notes).toEqual([
-      'staff.manager_id (to staff): the table refers to itself, and a resource declares each table once',
+      'No resource for the foreign key staff.manager_id (to staff): the table refers to itself, and a resource declares each table once',
     ]);
     expect(resources[0]?.about).toContain('manager_id refers to this table itself');
   });
@@ -127,7 +127,10 @@ describe('planResources', () => {
       ['Visit', true],
     ]);
     expect(resources[1]?.about).toContain('Read only: the table has no primary key');
-    expect(notes).toEqual(['visit.film_id (to film): visit has no primary key, so its rows cannot be nested']);
+    expect(notes).toEqual([
+      'Visit is read only: table visit has no primary key',
+      'No resource for the foreign key visit.film_id (to film): visit has no primary key, so its rows cannot be nested',
+    ]);
   });
 
   it('leaves out foreign keys to tables it does not describe', () => {
