@@ -16,7 +16,7 @@ import type { Value } from '../../lib/values';
 import { demoSchema } from '../../scripts/demo/schema';
 import { connectTo } from '../support/connect';
 import { type TestDatabase, targets } from '../support/databases';
-import { freePort, type LocalProcess, serviceEnv, startProcess } from '../support/local-process';
+import { freePort, type LocalProcess, root, serviceEnv, startProcess } from '../support/local-process';
 import { type Call, type Metadata, type Refer, roundTrip } from './round-trip';
 import { type Run, runGenerate, tsx } from './run-generate';
 import { sakilaSchema, seedRows } from './sakila-schema';
@@ -131,6 +131,26 @@ describe.each(targets())('npm run generate on $name', (target) => {
         'No resource for the foreign key staff.manager_id (to staff): the table refers to itself, and a resource declares each table once\n',
     );
     expect(printed.stdout).toMatch(new RegExp(`Wrote ${files.length} of ${files.length} files to `));
+  });
+
+  it("names the demo's relations as its hand-written definitions do, with the same tables in the same roles", () => {
+    const tablesOf = (file: string) =>
+      [...readFileSync(file, 'utf8').matchAll(/<table name="([^"]+)" role="(Parent|ParentExtension|Child|Join)"/g)].map(
+        (m) => `${m[2]}:${m[1]}`,
+      );
+    const demo = path.join(root, 'definitions');
+    const shared = readdirSync(demo).filter((file) => file.endsWith('.xml') && readdirSync(out).includes(file));
+    expect(shared.sort()).toEqual(
+      ['Book', 'BookAuthors', 'BookReviews', 'BookWithDetail', 'Inventory', 'Publisher', 'PublisherBooks'].map(
+        (n) => `${n}.xml`,
+      ),
+    );
+    for (const file of shared) {
+      expect({ file, tables: tablesOf(path.join(out, file)) }).toEqual({
+        file,
+        tables: tablesOf(path.join(demo, file)),
+      });
+    }
   });
 
   it('writes definitions that validate, with a warning only for the table without a primary key', async () => {
