@@ -144,6 +144,16 @@ describe('planResources', () => {
     expect(names).toEqual(['FilmActor', 'FilmActor2', 'Table', 'OrderLine']);
   });
 
+  it('gives a nested resource a number when a table has its name', () => {
+    const book = table('book', 'book_id*+, publisher_id', { fks: [['publisher_id', 'publisher']] });
+    expect(summary(table('publisher', 'publisher_id*+'), book, table('publisher_books', 'id*+')).resources).toEqual({
+      Publisher: 'flat Parent:publisher',
+      Book: 'flat Parent:book',
+      PublisherBooks: 'flat Parent:publisher_books',
+      PublisherBooks2: 'one-to-many Parent:publisher Child:book',
+    });
+  });
+
   it("labels a child's field by its table when the parent has one of that name, and keeps the child's own key", () => {
     const store = table('store', 'store_id*+, name');
     const stock = table('stock', 'store_id*, item*, name?', { fks: [['store_id', 'store']] });
