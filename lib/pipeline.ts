@@ -1,7 +1,7 @@
 /**
  * The /res pipeline, top to bottom: check the caller's privilege for the resource and operation, parse the
- * request, negotiate the response type, resolve the resource, plan (with the caller's claims), execute,
- * serialize. Only the order lives here: each stage throws typed errors, and lib/http/create-handler turns any of
+ * request, negotiate the response type (a read answers a browser with a page of rows), resolve the resource, plan
+ * (with the caller's claims), execute, serialize. Only the order lives here: each stage throws typed errors, and lib/http/create-handler turns any of
  * them into the response. What the request turned out to be (resource, operation, rows) is noted for its log line.
  * A write on a resource built from a catalog snapshot waits for the snapshot's check; a read does not, and one
  * that the database refuses because the snapshot turns out stale is served once more, loaded from the catalog.
@@ -20,18 +20,19 @@ import {
 } from './definitions/resolve-resource';
 import { executeRead, executeWrite } from './execute/execute-plan';
 import type { HttpRequest } from './http/from-event';
-import { negotiateResponse } from './http/negotiate';
+import { negotiatePage, negotiateResponse } from './http/negotiate';
 import { privateCacheControl } from './http/private-cache-control';
-import { type HttpResponse, toResult } from './http/to-result';
+import { readPageOf } from './http/read-page';
+import { type HttpResponse, toResult, varyByAccept } from './http/to-result';
 import { operationName } from './observe/operation-name';
 import { planRead } from './plan/plan-read';
 import { planWrite } from './plan/plan-write';
 import { parseRequest, requestTarget } from './request/parse-request';
-import type { Operation, ResourceRequest } from './request/resource-request';
+import type { Operation, ReadRequest, WriteRequest } from './request/resource-request';
 import { noteRequest } from './request-context';
 import { groupRows } from './serial/group-rows';
 import { checkResultSize, meterResult } from './serial/result-size';
-import { serializeRead } from './serial/serialize-read';
+import { type Representation, serializeRead } from './serial/serialize-read';
 import { serializeWrite } from './serial/serialize-write';
 import type { OutputType } from './values';
 
@@ -58,39 +59,65 @@ export async function serveResource(http: HttpRequest, caller: Caller): Promise<
   if (caller.signedIn) authorize(caller, await privilegesOf(settings), target.name, privilegeOf[target.op]);
   const request = await parseRequest(parts, settings);
   noteRequest({ operation: operationName(request) });
-  const bodyType = request.op === 'read' ? undefined : request.body?.type;
-  const output = negotiateResponse(http.headers.accept, request.query.output, bodyType);
-  const found = await resolveResource(settings, request.name);
-  const resolved = request.op === 'read' ? found : await confirmedForWrites(settings, found);
+  if (request.op === 'read') {
+    const output = negotiatePage(http.headers.accept, request.query.output);
+    const found = await resolveResource(settings, request.name);
+    return servedFresh(found, request.name, settings, (resolved) =>
+      serveRead(resolved, request, output, http, caller, settings),
+    );
+  }
+  const output = negotiateResponse(http.headers.accept, request.query.output, request.body?.type);
+  const resolved = await confirmedForWrites(settings, await resolveResource(settings, request.name));
+  return servedFresh(resolved, request.name, settings, (fresh) => serveWrite(fresh, request, output, caller));
+}
+
+/**
+ * Serves the request on its resolved resource; when that was built from a catalog snapshot whose tables have
+ * changed since and the database refused it, once more, with the catalog as it is now.
+ */
+async function servedFresh(
+  resolved: ResolvedResource,
+  name: string,
+  settings: Config,
+  serve: (resolved: ResolvedResource) => Promise<HttpResponse>,
+): Promise<HttpResponse> {
   noteRequest({ resourceFound: true });
   try {
-    return await serveResolved(resolved, request, output, caller, settings);
+    return await serve(resolved);
   } catch (error) {
-    // built from a catalog snapshot whose tables have changed since: once more, with the catalog as it is now
     if (!(await failedOnStaleSnapshot(resolved, error))) throw error;
-    return serveResolved(await resolveResource(settings, request.name), request, output, caller, settings);
+    return serve(await resolveResource(settings, name));
   }
 }
 
-/** Plan, execute and serialize the request on its resolved resource. */
-async function serveResolved(
-  { resource, db, readDb }: ResolvedResource,
-  request: ResourceRequest,
-  output: OutputType,
+/** Plan, execute and serialize a read: at most its cap of rows, and MAX_RESULT_BYTES. */
+async function serveRead(
+  { resource, readDb }: ResolvedResource,
+  request: ReadRequest,
+  output: Representation,
+  http: HttpRequest,
   caller: Caller,
   settings: Config,
 ): Promise<HttpResponse> {
-  if (request.op === 'read') {
-    const plan = planRead(resource, request, caller.claims, resource.maxRows ?? settings.maxRows);
-    const rows = await executeRead(readDb, resource, plan, meterResult(resource, settings.maxResultBytes));
-    noteRequest({ rows: rows.length });
-    const body = await serializeRead(resource, groupRows(resource, rows), output);
-    checkResultSize(body, settings.maxResultBytes);
-    const cacheControl = caller.signedIn ? privateCacheControl(resource.cacheControl) : resource.cacheControl;
-    return toResult(200, output, body, { 'Cache-Control': cacheControl });
-  }
+  const plan = planRead(resource, request, caller.claims, resource.maxRows ?? settings.maxRows);
+  const rows = await executeRead(readDb, resource, plan, meterResult(resource, settings.maxResultBytes));
+  noteRequest({ rows: rows.length });
+  const page = readPageOf(http, request, rows.length);
+  const body = await serializeRead(resource, groupRows(resource, rows), output, page);
+  checkResultSize(body, settings.maxResultBytes);
+  const cacheControl = caller.signedIn ? privateCacheControl(resource.cacheControl) : resource.cacheControl;
+  return toResult(200, output, body, { 'Cache-Control': cacheControl, ...varyByAccept });
+}
+
+/** Plan, execute and serialize a write: its echo, or the rows it affected. */
+async function serveWrite(
+  { resource, db }: ResolvedResource,
+  request: WriteRequest,
+  output: OutputType,
+  caller: Caller,
+): Promise<HttpResponse> {
   const outcome = await executeWrite(db, resource, await planWrite(resource, request, caller.claims));
   noteRequest({ rows: outcome.rowsAffected });
   const body = await serializeWrite(resource, outcome.rowsAffected, outcome.rows, output);
-  return toResult(200, output, body, { 'Cache-Control': 'no-store' });
+  return toResult(200, output, body, { 'Cache-Control': 'no-store', ...varyByAccept });
 }

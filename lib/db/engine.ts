@@ -8,7 +8,7 @@
 import type { EngineName } from '../resource';
 import type { SqlShape } from '../sql-shape';
 import type { ErrorTable } from './classify-error';
-import type { Database, Statement } from './database';
+import type { CatalogTable, Database, Executor, Statement } from './database';
 import type { PasswordSource } from './password-source';
 import type { TableName } from './schema-fingerprint';
 
@@ -43,6 +43,30 @@ export interface Engine {
    * snapshot serves only a database of the same name; otherwise the schema is inside the database (PostgreSQL).
    */
   readonly databaseIsSchema: boolean;
+  /**
+   * Every table of `schema` (undefined: the connection's own, PostgreSQL's current schema or MySQL's database) with
+   * its columns, keys and comments: what `npm run generate` writes definitions from. Views are left out.
+   */
+  describeSchema(db: Executor, schema?: string): Promise<DescribedSchema>;
+  /** How a definition's `<table name>` names `table` (of `schema` when given, else of the connection's own). */
+  tableReference(table: string, schema?: string): string;
+}
+
+/** A schema's tables as `npm run generate` reads them. */
+export interface DescribedSchema {
+  /** Its name (MySQL: the database). */
+  readonly schema: string;
+  /** Whether it is the connection's own, where a definition's unqualified table names find its tables. */
+  readonly own: boolean;
+  /** Sorted by name. */
+  readonly tables: readonly DescribedTable[];
+}
+
+/** A table as the catalog describes it, with the comments the database holds on it and its columns. */
+export interface DescribedTable extends CatalogTable {
+  readonly comment?: string;
+  /** Column name → its comment, for the columns that have one. */
+  readonly columnComments: Readonly<Record<string, string>>;
 }
 
 /** Opens a client of a driver: a pool for `url`, its password from `source` when one is given. */

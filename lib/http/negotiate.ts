@@ -10,6 +10,8 @@
  */
 import { NegotiationError } from '../errors';
 import type { BodyType } from '../request/resource-request';
+import { htmlType } from '../serial/html-page';
+import type { Representation } from '../serial/serialize-read';
 import type { OutputType } from '../values';
 
 const supported = 'application/xml or application/json';
@@ -93,4 +95,13 @@ export function prefersHtml(accept: string | undefined): boolean {
     html >= quality(ranges, ['application/xml', 'text/xml']) &&
     html >= quality(ranges, ['application/json'])
   );
+}
+
+/**
+ * The representation of a read or a description page: HTML for a browser (no `_output`, and text/html ranked at
+ * least as high as XML and JSON), else XML or JSON as negotiateResponse chooses, so that every other client gets
+ * what it got before there were pages.
+ */
+export function negotiatePage(accept: string | undefined, output: OutputType | undefined): Representation {
+  return !output && prefersHtml(accept) ? htmlType : negotiateResponse(accept, output);
 }

@@ -13,6 +13,7 @@ import { MethodNotAllowedError, NotFoundError, ServiceError, toServiceError } fr
 import { buildOpenApi } from '../openapi/build-openapi';
 import { parseQuery } from '../request/parse-query';
 import { pathOf } from '../routes';
+import { htmlType } from '../serial/html-page';
 import {
   type CatalogEntry,
   type CatalogError,
@@ -21,8 +22,8 @@ import {
   serializeListing,
 } from '../serial/serialize-listing';
 import type { HttpRequest } from './from-event';
-import { negotiateResponse, prefersHtml } from './negotiate';
-import { type HttpResponse, toResult } from './to-result';
+import { negotiatePage } from './negotiate';
+import { type HttpResponse, toResult, varyByAccept } from './to-result';
 
 /** Definitions loaded at once: enough to overlap catalogue queries, few enough for a small connection pool. */
 const concurrency = 4;
@@ -47,12 +48,10 @@ export async function serveCatalog(request: HttpRequest, caller: Caller): Promis
     });
     return toResult(200, 'application/json', JSON.stringify(document), headers);
   }
-  const query = parseQuery(request.rawQuery, 'PUT');
-  const html = !query.output && prefersHtml(request.headers.accept);
-  const output = html ? undefined : negotiateResponse(request.headers.accept, query.output);
+  const output = negotiatePage(request.headers.accept, parseQuery(request.rawQuery, 'PUT').output);
   const listing = listingOf(await resolveCatalog(held), base, caller.signedIn ? held : undefined);
-  if (!output) return toResult(200, 'text/html; charset=utf-8', listingHtml(listing, `${base}/openapi.json`), headers);
-  return toResult(200, output, serializeListing(listing, output), headers);
+  const body = output === htmlType ? listingHtml(listing, base) : serializeListing(listing, output);
+  return toResult(200, output, body, { ...headers, ...varyByAccept });
 }
 
 /** What the caller may do with each resource: every privilege without sign-in, else the privileges file's. */

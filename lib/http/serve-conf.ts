@@ -11,13 +11,17 @@ import { config } from '../config';
 import { definitionSource, reloadResource, resolveResource } from '../definitions/resolve-resource';
 import { MethodNotAllowedError, NotFoundError } from '../errors';
 import { parseQuery } from '../request/parse-query';
+import type { SqlResource } from '../resource';
 import { pathOf } from '../routes';
+import { definitionHtml } from '../serial/definition-html';
+import { htmlType } from '../serial/html-page';
 import { documentationHtml, documentationOf, documentationXml } from '../serial/serialize-documentation';
-import { serializeMetadata } from '../serial/serialize-metadata';
+import { metadataHtml, serializeMetadata } from '../serial/serialize-metadata';
+import type { Representation } from '../serial/serialize-read';
 import { decodeLenient } from '../text';
 import type { HttpRequest } from './from-event';
-import { negotiateResponse, prefersHtml } from './negotiate';
-import { type HttpResponse, toResult } from './to-result';
+import { negotiatePage, prefersHtml } from './negotiate';
+import { type HttpResponse, toResult, varyByAccept } from './to-result';
 
 /** Its `what` takes only definition, metadata, documentation and reload (the route table lists them). */
 const confPath = pathOf('/conf/{what}/{resName}');
@@ -35,30 +39,31 @@ export async function serveConf(request: HttpRequest, caller: Caller): Promise<H
   if (what === 'reload') requireRole(caller, settings.authAdminRole, `reload ${name}`);
   else if (caller.signedIn) authorize(caller, await privilegesOf(settings), name, 'select');
   const query = parseQuery(request.rawQuery, 'PUT');
-  switch (what) {
-    case 'definition': {
-      const stored = await definitionSource(settings).read(name);
-      return toResult(200, 'application/xml', stored.xml, { 'Cache-Control': 'no-cache' });
-    }
-    case 'reload': {
-      reloadResource(settings, name);
-      forgetPrivileges();
-      await resolveResource(settings, name);
-      return toResult(200, 'text/plain; charset=utf-8', `Reload of ${name} succeeded`, { 'Cache-Control': 'no-store' });
-    }
-    case 'metadata': {
-      const output = negotiateResponse(request.headers.accept, query.output);
-      const { resource } = await resolveResource(settings, name);
-      return toResult(200, output, serializeMetadata(resource, output), { 'Cache-Control': 'no-cache' });
-    }
-    default: {
-      const html = !query.output && prefersHtml(request.headers.accept);
-      const output = html ? undefined : negotiateResponse(request.headers.accept, query.output);
-      const doc = documentationOf((await resolveResource(settings, name)).resource);
-      if (html)
-        return toResult(200, 'text/html; charset=utf-8', documentationHtml(doc), { 'Cache-Control': 'no-cache' });
-      const body = output === 'application/json' ? JSON.stringify(doc) : documentationXml(doc);
-      return toResult(200, output ?? 'application/xml', body, { 'Cache-Control': 'no-cache' });
-    }
+  if (what === 'reload') {
+    reloadResource(settings, name);
+    forgetPrivileges();
+    await resolveResource(settings, name);
+    return toResult(200, 'text/plain; charset=utf-8', `Reload of ${name} succeeded`, { 'Cache-Control': 'no-store' });
   }
+  const base = confPath.match(request.path)?.prefix ?? '';
+  const headers = { 'Cache-Control': 'no-cache', ...varyByAccept };
+  if (what === 'definition') {
+    // the file as stored, XML whatever the Accept; a browser sees it highlighted
+    const { xml } = await definitionSource(settings).read(name);
+    if (!query.output && prefersHtml(request.headers.accept))
+      return toResult(200, htmlType, definitionHtml(name, xml, base), headers);
+    return toResult(200, 'application/xml', xml, headers);
+  }
+  const output = negotiatePage(request.headers.accept, query.output);
+  const { resource } = await resolveResource(settings, name);
+  return toResult(200, output, describedBy(what, resource, output, base), headers);
+}
+
+/** The metadata or the documentation of a resource, in the representation negotiated. */
+function describedBy(what: string, resource: SqlResource, output: Representation, base: string): string {
+  if (what === 'metadata')
+    return output === htmlType ? metadataHtml(resource, base) : serializeMetadata(resource, output);
+  const doc = documentationOf(resource);
+  if (output === htmlType) return documentationHtml(doc, base);
+  return output === 'application/json' ? JSON.stringify(doc) : documentationXml(doc);
 }

@@ -18,6 +18,12 @@ export interface HttpResponse {
 /** Browsers take the Content-Type as it is, never guessing HTML or script from the body. */
 const noSniff = { 'X-Content-Type-Options': 'nosniff' } as const;
 
+/**
+ * On every answer whose body Accept chooses (XML, JSON or HTML; text/plain or problem+json for an error), so that a
+ * shared cache never hands one client's representation to another.
+ */
+export const varyByAccept = { Vary: 'Accept' } as const;
+
 export function toResult(
   statusCode: number,
   contentType: string,
@@ -49,7 +55,7 @@ export function errorResult(
   const answer = toServiceError(error);
   const { status, code } = answer;
   const message = hidden ? maskErrorText(answer, hidden) : answer.message;
-  const headers = { ...answer.headers };
+  const headers = { ...answer.headers, ...varyByAccept };
   if (wantsProblemJson(accept)) {
     const problem = {
       type: `urn:relational-resource-service:error:${code}`,

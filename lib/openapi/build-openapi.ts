@@ -21,9 +21,13 @@ import { resourcePaths } from './resource-paths';
 import { resourceSchemas } from './resource-schemas';
 import { listingSchema, listingSchemaName, servicePaths } from './service-paths';
 import { bearerScheme, bearerSchemeName, withSignInResponses } from './sign-in';
+import { usedComponents } from './used-components';
 
 /** The version of the interface this document describes, not of the package. */
 const apiVersion = '1.0.0';
+
+/** The licence of the service that serves this interface (its package's); the data it serves is its owner's. */
+const license: OpenAPIV3_1.LicenseObject = { name: 'MIT', identifier: 'MIT' };
 
 export interface OpenApiOptions {
   /** The server URL: `/`, or the prefix the service is mounted under (e.g. `/dev`). */
@@ -101,15 +105,18 @@ export function buildOpenApi(entries: readonly CatalogEntry[], options: OpenApiO
       title: 'Relational Resource Service',
       version: apiVersion,
       description: `${overview}\n\nQuery parameters filter reads, and PUT and DELETE without a body. ${queryGrammar}${brokenText(broken)}`,
+      license,
     },
     servers: [{ url: options.serverUrl, description: 'This service' }],
-    ...(signIn ? { security: [{ [bearerSchemeName]: [] }] } : {}),
+    // without sign-in no operation needs a token, said explicitly: an absent `security` would leave it unsaid
+    security: signIn ? [{ [bearerSchemeName]: [] }] : [],
     tags: [
       { name: 'catalog', description: 'The listing of every resource and this document' },
+      { name: 'health', description: 'Liveness and readiness checks, open to every caller' },
       ...resources.map((r) => ({ name: r.name, description: tagText(r) })),
     ],
     paths,
-    components: {
+    components: usedComponents(paths, {
       schemas: {
         [problemSchemaName]: problemSchema,
         [listingSchemaName]: listingSchema,
@@ -122,7 +129,7 @@ export function buildOpenApi(entries: readonly CatalogEntry[], options: OpenApiO
       },
       responses: errorResponses(signIn),
       ...(signIn ? { securitySchemes: { [bearerSchemeName]: bearerScheme } } : {}),
-    },
+    }),
     'x-broken-resources': broken,
   };
 }

@@ -1,5 +1,5 @@
 /**
- * The error responses of the OpenAPI document: one reusable response per status the service answers with,
+ * The error responses of the OpenAPI document: one reusable response per status an operation answers with,
  * each as text/plain (one sentence naming what is wrong) and as RFC 9457 problem details with a stable `code`
  * from the error catalog. Pure; must not invent codes: they come from lib/errors.ts.
  */
@@ -7,7 +7,11 @@ import type { OpenAPIV3_1 } from 'openapi-types';
 import { errorCatalog } from '../error-catalog';
 import { componentRef } from './component-names';
 
-export type ErrorStatus = 400 | 401 | 403 | 404 | 405 | 406 | 409 | 413 | 415 | 500;
+/**
+ * 405 is not among them: no described operation answers it (other methods on a path do, which info.description
+ * says), and a component no operation uses would only be clutter.
+ */
+export type ErrorStatus = 400 | 401 | 403 | 404 | 406 | 409 | 413 | 415 | 500;
 
 interface ErrorText {
   /** The component name. */
@@ -49,13 +53,6 @@ const errors: Readonly<Record<ErrorStatus, ErrorText>> = {
     summary: 'Unknown resource (no definition file), unknown path, or the parent in the path not found',
     code: 'resource_not_found',
     example: 'SQL Resource Nope not found - expected /var/task/definitions/Nope.xml',
-  },
-  405: {
-    name: 'MethodNotAllowed',
-    title: 'Method Not Allowed',
-    summary: 'The method is not served on the path; the Allow header lists the methods that are',
-    code: 'method_not_allowed',
-    example: 'Method PATCH is not allowed on this path; allowed: GET, POST, PUT, DELETE',
   },
   406: {
     name: 'NotAcceptable',
@@ -115,10 +112,6 @@ export const problemSchema: OpenAPIV3_1.SchemaObject = {
   required: ['type', 'title', 'status', 'detail', 'code'],
 };
 
-const allowHeader: Record<string, OpenAPIV3_1.HeaderObject> = {
-  Allow: { description: 'The methods the path serves', schema: { type: 'string' } },
-};
-
 const challengeHeader: Record<string, OpenAPIV3_1.HeaderObject> = {
   'WWW-Authenticate': {
     description: 'Bearer realm="relational-resource-service", with error="invalid_token" when a token was refused',
@@ -128,7 +121,6 @@ const challengeHeader: Record<string, OpenAPIV3_1.HeaderObject> = {
 
 const headersOf: Partial<Record<ErrorStatus, Record<string, OpenAPIV3_1.HeaderObject>>> = {
   401: challengeHeader,
-  405: allowHeader,
 };
 
 function errorResponse(status: ErrorStatus): OpenAPIV3_1.ResponseObject {

@@ -1,12 +1,13 @@
 /**
  * JSON Schemas of one resource's fields and rows for the OpenAPI document: each field's JSON type from its
  * ValueType, NULL as `type: [t, "null"]`, read-only computed fields, validatedAttribute rules as keywords, and XML
- * annotations (every field an attribute of the row element). Pure; must not describe requests, responses or
- * operations.
+ * annotations (every field an attribute of the row element), an example value the service would take, and the
+ * longest text the column holds. Pure; must not describe requests, responses or operations.
  */
 import type { OpenAPIV3_1 } from 'openapi-types';
 import type { Field, SqlResource, TableRole, ValidationRule, ValueType } from '../resource';
 import { fieldsAt, type Level } from '../resource-levels';
+import { exampleValue } from './example-values';
 
 /**
  * A field's schema. OpenAPI 3.1 schemas are JSON Schema 2020-12, whose contentEncoding says how a binary value is
@@ -23,16 +24,19 @@ interface ValueSchema {
   readonly note?: string;
 }
 
+/**
+ * No `time` or `date-time` format: JSON Schema takes those from RFC 3339, which requires a time zone offset, and
+ * the service writes times and timestamps without one and refuses one on input.
+ */
 const valueSchemas: Readonly<Record<ValueType, ValueSchema>> = {
   integer: { type: 'integer' },
   decimal: { type: 'number', note: 'exact decimal, written with the digits and scale the database holds' },
   float: { type: 'number' },
   boolean: { type: 'boolean' },
   date: { type: 'string', format: 'date', note: 'written YYYY-MM-DD' },
-  time: { type: 'string', format: 'time', note: 'written HH:MM:SS[.ffffff], without a time zone' },
+  time: { type: 'string', note: 'written HH:MM:SS[.ffffff], without a time zone' },
   timestamp: {
     type: 'string',
-    format: 'date-time',
     note: 'written YYYY-MM-DD HH:MM:SS[.ffffff] as stored: a space before the time and no time zone',
   },
   binary: { type: 'string', format: 'byte', note: 'base64' },
@@ -56,6 +60,11 @@ function tableReadOnly(resource: SqlResource, field: Field): string | undefined 
   return undefined;
 }
 
+/** Whether a write through this resource may set the field: not computed, not in a looked-up or unlinked table. */
+export function writable(resource: SqlResource, field: Field): boolean {
+  return !field.readOnly && !tableReadOnly(resource, field);
+}
+
 /** The field's description: database type, key, generation, why it is read-only, value format and rules. */
 export function fieldDescription(resource: SqlResource, field: Field): string {
   const value = valueSchemas[field.type];
@@ -76,13 +85,15 @@ export function fieldDescription(resource: SqlResource, field: Field): string {
 function fieldSchema(resource: SqlResource, field: Field): FieldSchema {
   const value = valueSchemas[field.type];
   const rules = resource.validations.filter((r) => r.name === field.label);
+  const example = exampleValue(resource, field);
   return {
     type: nullable(resource, field) ? [value.type, 'null'] : value.type,
     ...(value.format ? { format: value.format } : {}),
     ...(field.type === 'binary' ? { contentEncoding: 'base64' } : {}),
-    ...ruleKeywords(rules),
-    ...(field.readOnly || tableReadOnly(resource, field) ? { readOnly: true } : {}),
+    ...ruleKeywords(rules, columnKeywords(field)),
+    ...(writable(resource, field) ? {} : { readOnly: true }),
     description: fieldDescription(resource, field),
+    ...(example === undefined ? {} : { examples: [example] }),
     xml: { attribute: true },
   };
 }
@@ -98,15 +109,21 @@ function ruleText(rule: ValidationRule): string {
   return `validated: ${parts.map(([k, v]) => `${k}=${v}`).join(', ')}`;
 }
 
+/** What the column holds that JSON Schema can say: the characters of varchar(n) and char(n). */
+function columnKeywords(field: Field): RuleKeywords {
+  const maxLength = field.type === 'string' ? field.limits?.maxLength : undefined;
+  return maxLength === undefined ? {} : { maxLength };
+}
+
 /**
- * validatedAttribute rules → JSON Schema keywords, a later rule's value winning; `regex` must match the whole
- * value, as the service checks it, hence the anchors.
+ * validatedAttribute rules → JSON Schema keywords, a later rule's value winning, but never a maxLength above the
+ * column's; `regex` must match the whole value, as the service checks it, hence the anchors.
  */
-function ruleKeywords(rules: readonly ValidationRule[]): RuleKeywords {
-  const keywords: RuleKeywords = {};
+function ruleKeywords(rules: readonly ValidationRule[], column: RuleKeywords): RuleKeywords {
+  const keywords: RuleKeywords = { ...column };
   for (const rule of rules) {
     if (rule.minLength !== undefined) keywords.minLength = rule.minLength;
-    if (rule.maxLength !== undefined) keywords.maxLength = rule.maxLength;
+    if (rule.maxLength !== undefined) keywords.maxLength = Math.min(rule.maxLength, column.maxLength ?? Infinity);
     if (rule.regex !== undefined) keywords.pattern = `^(?:${rule.regex})$`;
     if (rule.minValue !== undefined) keywords.minimum = rule.minValue;
     if (rule.maxValue !== undefined) keywords.maximum = rule.maxValue;
@@ -144,7 +161,7 @@ export function rowSchema(
 
 /** The fields a form body (an insert of one row, or an update) may carry: the writable parent fields, every value as text. */
 export function formSchema(resource: SqlResource): OpenAPIV3_1.SchemaObject {
-  const fields = fieldsAt(resource, 'parent').filter((f) => !f.readOnly && !tableReadOnly(resource, f));
+  const fields = fieldsAt(resource, 'parent').filter((f) => writable(resource, f));
   const properties = Object.fromEntries(
     fields.map((f): [string, OpenAPIV3_1.SchemaObject] => [
       f.label,

@@ -1,14 +1,13 @@
 /**
  * Request bodies and success responses of the operations: JSON (the collection object), XML (request /
- * readResponse / writeResponse documents, with Request.xsd and Response.xsd named and an example) and form fields
- * (one row, inserted or updating rows). Pure; must not decide which operation takes which body (resource-paths does).
+ * readResponse / writeResponse documents, with Request.xsd and Response.xsd named) and form fields (one row,
+ * inserted or updating rows). JSON and XML share one example, data that fits both schemas (body-examples).
+ * Pure; must not decide which operation takes which body (resource-paths does).
  */
 import type { OpenAPIV3_1 } from 'openapi-types';
 import type { SqlResource } from '../resource';
-import { schemaRef } from './component-names';
-import { type Audience, xmlChildRow, xmlDocument, xmlRow } from './xml-examples';
-
-export type Rows = 'parents' | 'children';
+import { type Audience, type Rows, rowsExample } from './body-examples';
+import { type SchemaPart, schemaRef } from './component-names';
 
 export interface BodyOptions {
   /** Which rows a JSON or XML body holds; undefined when the operation takes no JSON or XML body. */
@@ -21,11 +20,16 @@ export interface BodyOptions {
 
 const xsd = (name: string) => `/xsd/${name}.xsd`;
 
-function xmlRequest(resource: SqlResource, rows: Rows, audience: Audience): OpenAPIV3_1.MediaTypeObject {
-  const row = rows === 'parents' ? xmlRow(resource, audience) : xmlChildRow(resource, audience);
+/** The JSON and XML media types of one body: each its schema, both the same example. */
+function jsonAndXml(
+  resource: SqlResource,
+  json: SchemaPart,
+  xml: SchemaPart,
+  example: Record<string, unknown>,
+): Record<string, OpenAPIV3_1.MediaTypeObject> {
   return {
-    schema: schemaRef(resource, rows === 'parents' ? 'RequestXml' : 'ChildRequestXml'),
-    example: xmlDocument('request', row),
+    'application/json': { schema: schemaRef(resource, json), example },
+    'application/xml': { schema: schemaRef(resource, xml), example },
   };
 }
 
@@ -42,14 +46,16 @@ function bodyText(resource: SqlResource, rows: Rows): string {
 }
 
 export function requestBody(resource: SqlResource, options: BodyOptions): OpenAPIV3_1.RequestBodyObject {
-  const content: Record<string, OpenAPIV3_1.MediaTypeObject> = {};
   const { rows, audience = 'request' } = options;
-  if (rows) {
-    content['application/json'] = {
-      schema: schemaRef(resource, rows === 'parents' ? 'Collection' : 'ChildCollection'),
-    };
-    content['application/xml'] = xmlRequest(resource, rows, audience);
-  }
+  const parents = rows === 'parents';
+  const content = rows
+    ? jsonAndXml(
+        resource,
+        parents ? 'Collection' : 'ChildCollection',
+        parents ? 'RequestXml' : 'ChildRequestXml',
+        rowsExample(resource, rows, audience),
+      )
+    : {};
   if (options.form) content['application/x-www-form-urlencoded'] = { schema: schemaRef(resource, 'Form') };
   return {
     description: `${options.description}${rows ? bodyText(resource, rows) : ''}`,
@@ -71,29 +77,17 @@ export function readResponse(resource: SqlResource): OpenAPIV3_1.ResponseObject 
       `The matching ${resource.rowName} rows, ordered by key; none is an empty collection, still 200.` +
       ` JSON: the collection object. XML: a \`readResponse\` document (described by ${xsd('Response')}), one \`${resource.rowName}\` element per row, NULL fields omitted.`,
     headers: cacheControl,
-    content: {
-      'application/json': { schema: schemaRef(resource, 'Collection') },
-      'application/xml': {
-        schema: schemaRef(resource, 'ReadResponseXml'),
-        example: xmlDocument('readResponse', xmlRow(resource, 'response')),
-      },
-    },
+    content: jsonAndXml(resource, 'Collection', 'ReadResponseXml', rowsExample(resource, 'parents', 'response')),
   };
 }
 
 export function writeResponse(resource: SqlResource, insert: boolean): OpenAPIV3_1.ResponseObject {
-  const echo = insert ? xmlRow(resource, 'response') : '';
+  const echo = insert ? rowsExample(resource, 'parents', 'response') : {};
   return {
     description:
       `rowsAffected counts every row inserted, updated or deleted in every table` +
       (insert ? '; inserts also return the inserted rows as stored, generated values filled in.' : '.') +
       ` XML: a \`writeResponse\` document (described by ${xsd('Response')}).`,
-    content: {
-      'application/json': { schema: schemaRef(resource, 'WriteResult') },
-      'application/xml': {
-        schema: schemaRef(resource, 'WriteResponseXml'),
-        example: xmlDocument('writeResponse', echo, ' rowsAffected="1"'),
-      },
-    },
+    content: jsonAndXml(resource, 'WriteResult', 'WriteResponseXml', { rowsAffected: 1, ...echo }),
   };
 }

@@ -5,8 +5,8 @@
  */
 import { XMLBuilder } from 'fast-xml-parser';
 import type { SqlResource } from '../resource';
-import { escapeHtml } from '../text';
 import type { OutputType } from '../values';
+import { html, htmlPage, link, resourceLinks, scrolling } from './html-page';
 
 /** What loading one definition gave: the resource, or the error a request to it would answer with. */
 export type CatalogEntry =
@@ -48,13 +48,7 @@ export function listingOf(
 ): ListedResource[] {
   return entries.map((entry) => {
     const privileges = held ? { privileges: held(entry.name).join(' ') } : {};
-    const name = encodeURIComponent(entry.name);
-    const links = {
-      res: `${base}/res/${name}`,
-      definition: `${base}/conf/definition/${name}`,
-      metadata: `${base}/conf/metadata/${name}`,
-      documentation: `${base}/conf/documentation/${name}`,
-    };
+    const links = resourceLinks(base, entry.name);
     if (entry.error) return { name: entry.name, links, error: entry.error, ...privileges };
     const r = entry.resource;
     return {
@@ -87,9 +81,6 @@ export function serializeListing(listing: readonly ListedResource[], type: Outpu
   return type === 'application/json' ? JSON.stringify({ resources: listing }) : listingXml(listing);
 }
 
-const html = escapeHtml;
-const link = (href: string, text: string) => `<a href="${html(href)}">${html(text)}</a>`;
-
 function htmlRow(r: ListedResource): string {
   const names = r.childRowName
     ? `${r.rowName} (${r.collectionName}) / ${r.childRowName} (${r.childCollectionName})`
@@ -106,14 +97,13 @@ function htmlRow(r: ListedResource): string {
   return `<tr><td><code>${html(r.name)}</code></td>${what}<td>${links}</td></tr>`;
 }
 
-/** `openapi` is the link to the API description. */
-export function listingHtml(listing: readonly ListedResource[], openapi: string): string {
-  return [
-    '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>SQL resources</title>',
-    '<style>body{font-family:system-ui,sans-serif;max-width:70rem;margin:2rem auto;padding:0 1rem}table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:.3rem .6rem;text-align:left}.error{color:#a00}</style>',
-    `</head><body><h1>SQL resources</h1><p>${listing.length} resource(s). API description: ${link(openapi, 'OpenAPI 3.1')}.</p>`,
+/** `base`: the path prefix the service is mounted under, as for listingOf. */
+export function listingHtml(listing: readonly ListedResource[], base: string): string {
+  const table = [
     '<table><tr><th>name</th><th>kind</th><th>rows (collection)</th><th>links</th></tr>',
     listing.map(htmlRow).join(''),
-    '</table></body></html>',
+    '</table>',
   ].join('');
+  const intro = `${listing.length} resource(s). Each has its rows, its documentation, its definition and what the service resolved from it (metadata); the ${link(`${base}/explorer`, 'explorer')} tries requests, and the ${link(`${base}/openapi.json`, 'OpenAPI document')} describes them all.`;
+  return htmlPage('SQL resources', base, `<h1>SQL resources</h1><p>${intro}</p>${scrolling(table)}`);
 }

@@ -184,6 +184,10 @@ function respond(
     .catch(() => response.destroy());
 }
 
+/**
+ * The server, its request handler and its stop: one closure, longer than most, because the handler, `inFlight` and
+ * `stop` share the server, the byte budget, the count of requests in flight and whether it is stopping.
+ */
 export function createServiceServer(options: ServiceServerOptions): ServiceServer {
   const { limits } = options;
   const budget = createByteBudget(limits.bodyBytesInFlight);

@@ -1,8 +1,9 @@
 /**
  * Table tests of content negotiation (D12): response type from _output, Accept, the body type or XML; 406 and
- * 415; problem+json for errors (D19). Pure.
+ * 415; problem+json for errors (D19); HTML pages for a browser, and for every other client what it always got.
+ * Pure.
  */
-import { negotiateResponse, wantsProblemJson } from '../../lib/http/negotiate';
+import { negotiatePage, negotiateResponse, wantsProblemJson } from '../../lib/http/negotiate';
 import type { BodyType } from '../../lib/request/resource-request';
 import type { OutputType } from '../../lib/values';
 import { serviceErrorOf } from '../support/resources';
@@ -104,5 +105,39 @@ describe('wantsProblemJson', () => {
     { accept: undefined, expected: false },
   ])('Accept "$accept" → $expected', ({ accept, expected }) => {
     expect(wantsProblemJson(accept)).toBe(expected);
+  });
+});
+
+describe('negotiatePage', () => {
+  const html = 'text/html; charset=utf-8';
+  it.each<{ accept: string | undefined; output?: OutputType; expected: string }>([
+    // browsers: text/html first, XML and JSON after it or only through */*
+    { accept: browser, expected: html },
+    { accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,*/*;q=0.8', expected: html },
+    { accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,image/webp,image/apng,*/*;q=0.8', expected: html },
+    { accept: 'text/html, application/xml', expected: html },
+    { accept: 'text/html', expected: html },
+    { accept: 'TEXT/HTML;q=0.5', expected: html },
+    // _output wins: the browser asked for a representation by name
+    { accept: browser, output: xml, expected: xml },
+    { accept: browser, output: json, expected: json },
+    // everyone else: exactly what negotiateResponse answers
+    { accept: undefined, expected: xml },
+    { accept: '', expected: xml },
+    { accept: '*/*', expected: xml },
+    { accept: xml, expected: xml },
+    { accept: 'text/xml', expected: xml },
+    { accept: json, expected: json },
+    { accept: 'text/*', expected: xml },
+    { accept: 'application/json, text/html;q=0.9', expected: json },
+    { accept: 'application/xml;q=0.9, text/html;q=0.5', expected: xml },
+    { accept: 'text/html;q=0, application/json', expected: json },
+    { accept: 'application/xhtml+xml, application/xml;q=0.9', expected: xml },
+  ])('Accept "$accept", _output $output → $expected', ({ accept, output, expected }) => {
+    expect(negotiatePage(accept, output)).toBe(expected);
+  });
+
+  it.each(notAcceptable.filter((accept) => accept !== 'text/html'))('Accept "%s" is still a 406', (accept) => {
+    expect(serviceErrorOf(() => negotiatePage(accept, undefined))).toMatchObject({ status: 406 });
   });
 });

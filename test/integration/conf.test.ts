@@ -11,6 +11,10 @@ import { invoke, parseXml, testDefinitions } from '../support/service';
 const get = (p: string, headers: Record<string, string> = {}, query = '') =>
   invoke({ method: 'GET', path: p, headers, query });
 
+/** The notes of each field of a documentation, by label. */
+const notesOf = (doc: { fields: { label: string; notes: string }[] }) =>
+  Object.fromEntries(doc.fields.map((f) => [f.label, f.notes]));
+
 describe.each(targets())('/conf on $name', (target) => {
   useFixture(target);
 
@@ -84,9 +88,21 @@ describe.each(targets())('/conf on $name', (target) => {
     expect(browser.body).toContain('Items of every value type');
     expect(browser.body).toContain('validated: type=String, regex=[a-z]+');
     const doc = JSON.parse((await get('/conf/documentation/Item', {}, '_output=json')).body);
-    expect(doc.fields.find((f: { label: string }) => f.label === 'id').notes).toBe(
-      'primary key; generated on insert; required',
-    );
+    // required: what an insert must send (NOT NULL, no default, not generated), as the service checks it
+    expect(notesOf(doc)).toMatchObject({
+      id: 'primary key; generated on insert',
+      name: 'required; validated: type=String, minLength=1, maxLength=40',
+      price: 'database default',
+      qty: 'validated: type=Numeric, minValue=0, maxValue=1000',
+      double_price: 'read-only (computed)',
+    });
+    const tags = JSON.parse((await get('/conf/documentation/TeamTags', {}, '_output=json')).body);
+    expect(notesOf(tags)).toMatchObject({
+      tid: 'primary key; generated on insert; required',
+      label: '',
+      since: 'database default',
+      team_name: 'required',
+    });
     expect(doc.examples).toContain('GET /res/Item/{id}');
     expect(doc.schemas).toEqual(['/xsd/Request.xsd', '/xsd/Response.xsd']);
     expect(browser.body).toContain('<a href="/xsd/Request.xsd">/xsd/Request.xsd</a>');

@@ -10,7 +10,7 @@ import type { CatalogColumn, CatalogTable, Executor, QueryCatalog, QueryColumn }
 import { mysqlErrors } from './mysql-errors';
 import { mysqlLimits, mysqlProtocolType, mysqlValueType } from './mysql-value-types';
 
-interface TableId {
+export interface TableId {
   schema: string;
   table: string;
 }
@@ -58,13 +58,13 @@ function splitName(name: string, current: string): TableId {
   return dot < 0 ? { schema: current, table: name } : { schema: name.slice(0, dot), table: name.slice(dot + 1) };
 }
 
-const key = (id: TableId) => `${id.schema}\u0000${id.table}`.toLowerCase();
+export const key = (id: TableId) => `${id.schema}\u0000${id.table}`.toLowerCase();
 
 function uniqueIds(ids: readonly TableId[]): TableId[] {
   return [...new Map(ids.map((id) => [key(id), id])).values()];
 }
 
-async function loadTables(db: Executor, ids: readonly TableId[]): Promise<Map<string, CatalogTable>> {
+export async function loadTables(db: Executor, ids: readonly TableId[]): Promise<Map<string, CatalogTable>> {
   if (ids.length === 0) return new Map();
   const where = ids.map(() => '(table_schema = ? AND table_name = ?)').join(' OR ');
   const params = ids.flatMap((id) => [id.schema, id.table]);

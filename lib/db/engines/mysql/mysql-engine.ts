@@ -27,4 +27,15 @@ export const mysqlEngine: Engine = {
   lexer: mysqlLexer,
   fingerprint: mysqlFingerprint,
   databaseIsSchema: true,
+  // for `npm run generate` only: loaded on first use, and left out of a bundle packaged for another engine
+  describeSchema: (db, schema) =>
+    process.env.RRS_BUNDLE_ENGINE && process.env.RRS_BUNDLE_ENGINE !== 'mysql'
+      ? Promise.reject(new Error('This bundle was packaged without MySQL'))
+      : import('./mysql-schema').then((module) => module.describeMysqlSchema(db, schema)),
+  tableReference: mysqlTableReference,
 };
+
+/** describe-mysql finds a declared table by its name as it is (a qualified one split at its last dot). */
+function mysqlTableReference(table: string, schema?: string): string {
+  return schema === undefined ? table : `${schema}.${table}`;
+}

@@ -75,7 +75,7 @@ function queryColumn(
   };
 }
 
-function buildTable(rel: RelationRow, attributes: readonly AttributeRow[], keys: Constraints): CatalogTable {
+export function buildTable(rel: RelationRow, attributes: readonly AttributeRow[], keys: Constraints): CatalogTable {
   const columns = attributes
     .filter((a) => a.rel === rel.rel)
     .map((a): CatalogColumn => {

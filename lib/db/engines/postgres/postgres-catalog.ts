@@ -45,7 +45,7 @@ export async function resolveDeclared(
   return out;
 }
 
-function oidList(relIds: readonly string[]): string {
+export function oidList(relIds: readonly string[]): string {
   return relIds.map((_, i) => `$${i + 1}::oid`).join(', ');
 }
 

@@ -27,4 +27,19 @@ export const postgresEngine: Engine = {
   lexer: postgresLexer,
   fingerprint: postgresFingerprint,
   databaseIsSchema: false,
+  // for `npm run generate` only: loaded on first use, and left out of a bundle packaged for another engine
+  describeSchema: (db, schema) =>
+    process.env.RRS_BUNDLE_ENGINE && process.env.RRS_BUNDLE_ENGINE !== 'postgres'
+      ? Promise.reject(new Error('This bundle was packaged without PostgreSQL'))
+      : import('./postgres-schema').then((module) => module.describePostgresSchema(db, schema)),
+  tableReference: postgresTableReference,
 };
+
+/**
+ * The service finds a declared table with to_regclass, which reads it as SQL: a name other than a plain lower-case
+ * one keeps its case and characters only in double quotes.
+ */
+function postgresTableReference(table: string, schema?: string): string {
+  const part = (name: string) => (/^[a-z_][a-z0-9_$]*$/.test(name) ? name : `"${name.replace(/"/g, '""')}"`);
+  return schema === undefined ? part(table) : `${part(schema)}.${part(table)}`;
+}
