@@ -9,6 +9,7 @@
 import { signInAsked } from '../config';
 import { MethodNotAllowedError, NotFoundError } from '../errors';
 import { pathOf } from '../routes';
+import { escapeHtml } from '../text';
 import { explorerAsset } from './explorer-asset';
 import type { HttpRequest } from './from-event';
 import { type HttpResponse, toResult } from './to-result';
@@ -56,8 +57,6 @@ function assetOf(rawPath: string): { readonly name: string; readonly type: strin
   return name === undefined || type === undefined ? undefined : { name, type };
 }
 
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-
 /** The page: a bar with the service's links and the token field, then Swagger UI, started by `pageScript`. */
 export function explorerPage(base: string, signIn: boolean): string {
   const at = escapeHtml(base);
@@ -74,7 +73,7 @@ export function explorerPage(base: string, signIn: boolean): string {
 </head>
 <body data-base="${at}" data-sign-in="${signIn}">
 <header class="rrs-bar">
-<nav><a href="${at}/res">resources</a> <a href="${at}/explorer" aria-current="page">explorer</a> <a href="${at}/openapi.json">OpenAPI document</a></nav>
+<nav><b>Relational Resource Service</b> <a href="${at}/res">Resources</a> <a href="${at}/explorer" aria-current="page">Explorer</a> <a href="${at}/openapi.json">OpenAPI document</a></nav>
 <form id="rrs-token"${signIn ? '' : ' hidden'}>
 <label>Bearer token <input name="token" type="password" autocomplete="off" spellcheck="false" placeholder="paste a token"></label>
 <button type="submit">Use token</button>
@@ -92,9 +91,11 @@ export function explorerPage(base: string, signIn: boolean): string {
 const pageStyle = `
 body { margin: 0; font-family: system-ui, sans-serif; }
 .rrs-bar { display: flex; flex-wrap: wrap; gap: .5rem 1.5rem; align-items: center; padding: .6rem 1rem;
-  background: #1b1b1b; color: #eee; }
-.rrs-bar a { color: #9cf; margin-right: 1rem; white-space: nowrap; }
-.rrs-bar a[aria-current] { color: #fff; font-weight: bold; text-decoration: none; }
+  background: #234; color: #fff; }
+.rrs-bar nav { display: flex; flex-wrap: wrap; gap: .3rem 1.2rem; }
+.rrs-bar a { color: #fff; text-decoration: none; white-space: nowrap; }
+.rrs-bar a[aria-current] { text-decoration: underline; }
+.rrs-bar b { margin-right: .8rem; }
 .rrs-bar form { display: flex; flex-wrap: wrap; gap: .5rem; align-items: center; }
 .rrs-bar [hidden] { display: none; }
 .rrs-bar input { width: min(28rem, 70vw); font: inherit; padding: .2rem .4rem; }

@@ -40,7 +40,7 @@ describe('GET /explorer', () => {
     expect(page.body).toContain('<body data-base="/dev" ');
     expect(page.body).toContain('href="/dev/openapi.json"');
     expect(page.body).toContain('src="/dev/explorer/swagger-ui-bundle.js?v=');
-    expect(explorerPage('/a"<b>', false)).toContain('data-base="/a&#34;&#60;b&#62;"');
+    expect(explorerPage('/a"<b>', false)).toContain('data-base="/a&quot;&lt;b&gt;"');
   });
 });
 
