@@ -59,15 +59,15 @@ function writeWarnings(resource: SqlResource): string[] {
 function shapeWarnings(resource: SqlResource, catalog: QueryCatalog): string[] {
   const clauses = orderingClauses(resource.query, resource.engine);
   const caps = clauses.filter((c) => c !== 'ORDER BY');
-  const verb = clauses.length > 1 ? 'do' : 'does';
-  const ordering = clauses.length === 0 ? [] : [`the query's ${clauses.join(' and ')} ${verb} ${readsIgnore}`];
+  const ignored = caps.length > 0 ? `${clauses.length > 1 ? 'do' : 'does'} not order or page` : 'does not order';
+  const ordering = clauses.length === 0 ? [] : [`the query's ${clauses.join(' and ')} ${ignored} ${readsIgnore}`];
   if (caps.length > 0) ordering.push(`the query's ${caps.join(' and ')} only decides which rows there are to page`);
   const byName = linksByName(resource, catalog).map((link) => `${link} ${linkedByName}`);
   return [...ordering, ...byName];
 }
 
 const readsIgnore =
-  'not order or page what clients get: the service reads the query as a table, returns its rows in key order and pages them itself (_limit, _offset)';
+  'what clients get: the service reads the query as a table, returns its rows in key order and pages them itself (_limit, _offset)';
 const linkedByName =
   'only because the columns have the same name (no foreign key links the tables): writes set the first from the second; if that is not the link, declare the foreign key, or the Join table between them';
 

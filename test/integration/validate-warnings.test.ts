@@ -33,7 +33,7 @@ const tagsOfTasks =
   'select task.id, task.title, tag.id as tag_id, tag.label from task join task_tag on task_tag.task_id = task.id join tag on tag.id = task_tag.tag_id';
 
 const ignored =
-  'not order or page what clients get: the service reads the query as a table, returns its rows in key order and pages them itself (_limit, _offset)';
+  'what clients get: the service reads the query as a table, returns its rows in key order and pages them itself (_limit, _offset)';
 const byName =
   'only because the columns have the same name (no foreign key links the tables): writes set the first from the second; if that is not the link, declare the foreign key, or the Join table between them';
 
@@ -48,7 +48,7 @@ const cases: Record<string, Case> = {
   Plain: { definition: flat('select id, title from task'), warnings: [] },
   Ordered: {
     definition: flat('select id, title from task order by title'),
-    warnings: [`the query's ORDER BY does ${ignored}`],
+    warnings: [`the query's ORDER BY does not order ${ignored}`],
   },
   Latest: {
     definition: flat('select id, title from task order by id desc limit 10'),
@@ -64,7 +64,7 @@ const cases: Record<string, Case> = {
   Skipped: {
     definition: flat('select id, title from task order by title offset 2'),
     warnings: [
-      `the query's ORDER BY and OFFSET do ${ignored}`,
+      `the query's ORDER BY and OFFSET do not order or page ${ignored}`,
       "the query's OFFSET only decides which rows there are to page",
     ],
     // OFFSET without LIMIT is PostgreSQL's alone
@@ -94,7 +94,7 @@ const cases: Record<string, Case> = {
   TaskDetail: {
     definition: `<sqlResource><query>select task.id, task.title, task_detail.notes from task left join task_detail on task_detail.id = task.id order by task.title</query><metadata><table name="task" role="Parent"/><table name="task_detail" role="ParentExtension"/></metadata></sqlResource>`,
     warnings: [
-      `the query's ORDER BY does ${ignored}`,
+      `the query's ORDER BY does not order ${ignored}`,
       `table task_detail (ParentExtension) is linked to task by task_detail.id = task.id ${byName}`,
     ],
   },
