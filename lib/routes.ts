@@ -3,7 +3,8 @@
  * `ANY /xsd/{file}`, `*` for everything else), the function that serves it, and whether it asks for a token.
  * serverless.yml takes its events and open routes from the same table (scripts/deploy/route-events.js); here the
  * server mode and the tests route with it as the gateway does, and the log names a request's route by it. Adding
- * a route is a row there and a handler file. Pure: names functions, imports no handler.
+ * a route is a row there and a handler file; a GET row brings its HEAD route. Pure: names functions, imports no
+ * handler.
  *
  * `trailingSlash`: the path with one `/` more is the same route (restSQL's clients call `/res/` and `/res/Book/`);
  * every other route is matched exactly, from the start of the path to its end. `values`: the only values a path
@@ -38,7 +39,15 @@ export interface RouteRow {
   readonly values?: Readonly<Record<string, readonly string[]>>;
 }
 
-export const routeTable = table as readonly RouteRow[];
+/**
+ * The table's rows, each GET row followed by its HEAD row: HEAD is answered wherever GET is, by the same function
+ * (create-handler.ts serves it as the GET and sends no body). API Gateway's HTTP APIs route a method to its own
+ * routes and ANY only, never a HEAD to a GET route, so the template's events carry the HEAD rows too
+ * (route-events.js adds them the same way).
+ */
+export const routeTable: readonly RouteRow[] = (table as readonly RouteRow[]).flatMap((row) =>
+  row.route.startsWith('GET ') ? [row, { ...row, route: `HEAD ${row.route.slice(4)}` }] : [row],
+);
 
 interface Matcher {
   readonly row: RouteRow;

@@ -6,7 +6,8 @@
  * MAX_BODY_BYTES_IN_FLIGHT). One process serves many requests at once, so its pools hold DB_POOL_SIZE connections
  * per database (5 by default outside Lambda). It talks to the database directly, so it prepares PostgreSQL
  * statements (DB_PREPARE, default true here; set it to false behind RDS Proxy, where they pin connections). With
- * sign-in on, a request's token is checked before its body is read. SIGTERM or SIGINT stops it gracefully: no new
+ * sign-in on, a request's token is checked before its body is read; with it off, it says so as it starts (a warning:
+ * it listens on every interface by default). SIGTERM or SIGINT stops it gracefully: no new
  * connections, the requests in flight finish (at most SHUTDOWN_GRACE_MS, default 25 s), the database pools close,
  * and it exits 0. Starts no database.
  */
@@ -16,6 +17,7 @@ import { closeDatabases } from '../lib/db/select-database';
 import { createServiceServer } from '../lib/server/create-server';
 import { functions } from '../lib/server/functions';
 import { serverSettings } from '../lib/server/server-settings';
+import { signInNotice } from '../lib/server/sign-in-notice';
 
 const mib = (bytes: number) => `${Math.round((bytes / 1024 / 1024) * 10) / 10} MiB`;
 
@@ -48,6 +50,8 @@ async function main(): Promise<void> {
     `Limits: ${own.maxConnections} connections, ${mib(own.bodyBytesInFlight)} of request bodies at once, ` +
       `a request's headers within ${own.headersTimeoutMs / 1000} s and all of it within ${own.requestTimeoutMs / 1000} s`,
   );
+  const signIn = signInNotice(settings);
+  (signIn.warning ? console.warn : console.log)(signIn.lines.join(' '));
   let stopping = false;
   const stop = (signal: string) => {
     // a second signal (Ctrl-C's, or one relayed by npm/tsx to the whole group) changes nothing: the grace bounds it

@@ -9,14 +9,16 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import postgres from 'postgres';
-import { defaultJwksUrl } from '../lib/auth/authenticate';
 import { authConfig } from '../lib/config';
 import { maskUrl } from '../lib/db/mask-url';
+import { fileSource } from '../lib/definitions/file-source';
+import { signInNotice } from '../lib/server/sign-in-notice';
 import { seedDemo } from './demo/seed';
 import { freePort } from './free-port';
 import { startPgliteServer } from './pglite-server';
 
 const ROOT = path.resolve(__dirname, '..');
+const DEMO_DEFINITIONS = path.join(ROOT, 'definitions');
 /** Enough for every handler worker's pool (five functions, a few connections each) and a psql or two. */
 const MAX_CONNECTIONS = 100;
 const STOP_GRACE_MS = 10_000;
@@ -72,35 +74,44 @@ function readPort(raw: string | undefined): number {
 
 type SignInSettings = ReturnType<typeof authConfig>;
 
-/** The banner's lines about sign-in: open says so plainly; on names the issuer, audience and privileges file. */
-function signInLines(settings: SignInSettings): string[] {
-  if (!settings.authIssuer)
+/**
+ * The banner's example requests: the demo's, with its filters, when the demo's folder is served; else the listing
+ * and the first resources of the folder served, so every request shown names a resource that is there.
+ */
+export async function exampleRequests(definitionsDir: string, base: string, auth: string): Promise<string[]> {
+  if (path.resolve(definitionsDir) === DEMO_DEFINITIONS)
     return [
-      'Sign-in: off. Anyone who can reach this port may read and write every resource;',
-      'set AUTH_ISSUER and AUTH_AUDIENCE to require tokens (README: Securing it).',
+      `curl ${auth}${base}/res/Publisher`,
+      `curl ${auth}'${base}/res/Book?publisher_id=3&_output=json'`,
+      `curl ${auth}-H 'Accept: application/json' ${base}/res/bookstore.Author/1`,
     ];
+  const [first, second] = await fileSource(definitionsDir).list();
+  if (first === undefined) return [`curl ${auth}${base}/res/    (no definitions under ${definitionsDir} yet)`];
   return [
-    `Sign-in: on. Tokens from ${settings.authIssuer} for ${settings.authAudience}, keys from ${settings.authJwksUrl ?? defaultJwksUrl(settings.authIssuer)}`,
-    settings.privileges
-      ? `Privileges: ${settings.privileges}; roles from the claim ${settings.authRolesClaim}`
-      : 'Privileges: none (PRIVILEGES is not set), so every request is denied',
+    `curl ${auth}${base}/res/`,
+    `curl ${auth}${base}/res/${first}`,
+    ...(second === undefined ? [] : [`curl ${auth}-H 'Accept: application/json' ${base}/res/${second}`]),
   ];
 }
 
-function printBanner(port: number, database: LocalDatabase, settings: SignInSettings): void {
+async function printBanner(
+  port: number,
+  definitionsDir: string,
+  database: LocalDatabase,
+  settings: SignInSettings,
+): Promise<void> {
   const base = `http://localhost:${port}`;
   const auth = settings.authIssuer ? '-H "Authorization: Bearer $TOKEN" ' : '';
+  const examples = await exampleRequests(definitionsDir, base, auth);
   const lines = [
     '',
     `  Relational Resource Service: ${base}/res/`,
     ...database.description.map((line) => `  ${line}`),
-    ...signInLines(settings).map((line) => `  ${line}`),
+    ...signInNotice(settings).lines.map((line) => `  ${line}`),
     '',
     '  Try:',
     ...(settings.authJwksUrl?.startsWith('file:') ? ['    TOKEN=$(npm run -s token -- --roles reader)'] : []),
-    `    curl ${auth}${base}/res/Publisher`,
-    `    curl ${auth}'${base}/res/Book?publisher_id=3&_output=json'`,
-    `    curl ${auth}-H 'Accept: application/json' ${base}/res/bookstore.Author/1`,
+    ...examples.map((line) => `    ${line}`),
     '',
     '  Stop with Ctrl-C.',
     '',
@@ -183,7 +194,7 @@ async function main(): Promise<void> {
   // sign-in set up by halves (AUTH_ISSUER without AUTH_AUDIENCE, say) stops npm start before it serves anything;
   // other bad settings are answered by the handlers, as on Lambda
   const settings = authConfig(process.env);
-  const definitionsDir = path.resolve(process.env.DEFINITIONS_DIR || path.join(ROOT, 'definitions'));
+  const definitionsDir = path.resolve(process.env.DEFINITIONS_DIR || DEMO_DEFINITIONS);
   const database = await openDatabase();
   const child = spawnOffline({
     ...process.env,
@@ -196,7 +207,7 @@ async function main(): Promise<void> {
   });
   let announced = false;
   const announce = () => {
-    if (!announced) printBanner(port, database, settings);
+    if (!announced) void printBanner(port, definitionsDir, database, settings);
     announced = true;
   };
   pipeThrough(child.stdout as NodeJS.ReadableStream, process.stdout, announce);

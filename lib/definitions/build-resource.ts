@@ -199,6 +199,22 @@ function foreignKeyLink(table: CatalogTable, target: CatalogTable, targetName: s
   return fk ? { target: targetName, ...inKeyOrder(fk, target.primaryKey) } : undefined;
 }
 
+/**
+ * The links of `resource` made by column names because no foreign key was there (sameNameLink), each as
+ * `table.column = target.column`: equal names prove nothing (a forgotten Join table links `tag.id` to `task.id`), so
+ * `npm run validate` names them.
+ */
+export function linksByName(resource: SqlResource, catalog: QueryCatalog): string[] {
+  return Object.values(resource.tables).flatMap((table) =>
+    table.links.flatMap((link) => {
+      const own = catalog.tables[table.name] as CatalogTable;
+      if (foreignKeyLink(own, catalog.tables[link.target] as CatalogTable, link.target)) return [];
+      const pairs = link.columns.map((c, i) => `${table.name}.${c} = ${link.target}.${link.references[i]}`);
+      return [`table ${table.name} (${table.role}) is linked to ${link.target} by ${pairs.join(' and ')}`];
+    }),
+  );
+}
+
 /** Failing a foreign key: columns of `table` named like the target's key columns. */
 function sameNameLink(table: CatalogTable, target: CatalogTable, targetName: string): TableLink | undefined {
   if (target.primaryKey.length === 0) return undefined;

@@ -66,3 +66,22 @@ function unquote(text: string): string {
   const quote = text[0] as string;
   return text.slice(1, -1).replaceAll(quote + quote, quote);
 }
+
+/**
+ * The query's own ordering and paging clauses (ORDER BY, LIMIT, OFFSET, FETCH), outside parentheses, as written in
+ * capitals: reads take the query as a derived table and order and page it by key themselves, so its ORDER BY never
+ * orders what a client gets, and its LIMIT caps the rows before the service pages them.
+ */
+export function orderingClauses(query: string, engine: EngineName): string[] {
+  const top = sqlTokens(query, engine).filter((t) => t.depth === 0 && !t.quoted);
+  const word = (i: number) => top[i]?.text.toLowerCase();
+  const found = top.flatMap((_, i) => {
+    const w = word(i);
+    if (w === 'order' && word(i + 1) === 'by') return ['ORDER BY'];
+    if (w === 'limit' || (w === 'fetch' && (word(i + 1) === 'first' || word(i + 1) === 'next')))
+      return [w.toUpperCase()];
+    // OFFSET is no reserved word in MySQL (a column may be called so): a clause only when a count follows
+    return w === 'offset' && /^(\d|\?|\$)/.test(top[i + 1]?.text ?? '') ? ['OFFSET'] : [];
+  });
+  return [...new Set(found)];
+}

@@ -13,13 +13,14 @@ import { explainMissingDatabase } from '../db/choose-database';
 import type { Database, QueryCatalog } from '../db/database';
 import { selectDatabases } from '../db/select-database';
 import { DatabaseError, DefinitionError, DefinitionsUnreachableError, ServiceError } from '../errors';
-import type { ClaimQuery, SqlResource } from '../resource';
+import type { ClaimQuery, EngineName, SqlResource } from '../resource';
 import { buildResource } from './build-resource';
 import type { DefinitionSource, StoredDefinition } from './definition-source';
 import { fileSource } from './file-source';
 import { resourceNotFound } from './locate-definition';
 import { parseClaims, probeQuery } from './parse-claims';
 import { type Definition, parseDefinition } from './parse-definition';
+import { orderingClauses } from './query-shape';
 import { catalogFromSnapshot, forgetSnapshots, readCatalogFor, type SnapshotCheck } from './snapshot-store';
 
 export interface ResolvedResource {
@@ -193,7 +194,8 @@ function describe(
     .catch((error: unknown) => {
       // an unreachable database stays a 500 of its own; any other failure here is the definition's
       if (error instanceof DatabaseError && error.code === 'database_error') {
-        throw new DefinitionError(stored.location, `its query fails on the database: ${error.message}`, error);
+        const hint = pagingHint(definition.query, readDb.engine);
+        throw new DefinitionError(stored.location, `its query fails on the database: ${error.message}${hint}`, error);
       }
       // selectDatabase has found a URL, so describe's database_unconfigured means its database does not exist
       if (error instanceof DatabaseError && error.code === 'database_unconfigured') {
@@ -205,4 +207,15 @@ function describe(
       }
       throw error;
     });
+}
+
+/**
+ * Why a query that ends in LIMIT, OFFSET or FETCH may fail: the service reads its columns with a LIMIT of its own
+ * after it, which MySQL and MariaDB refuse after any of them, and PostgreSQL after OFFSET or FETCH.
+ */
+function pagingHint(query: string, engine: EngineName): string {
+  const caps = orderingClauses(query, engine).filter((c) => c !== 'ORDER BY');
+  return caps.length === 0
+    ? ''
+    : ` (leave ${caps.join(' and ')} out of the query: the service pages reads itself, with _limit and _offset)`;
 }

@@ -1,14 +1,19 @@
 /**
  * Checks every definition of the configured source the way the service would load it (parse, catalog, build),
  * then what it can serve: a definition that loads always serves reads; warnings name the writes it cannot serve
- * (no primary key selected, a link the catalog does not show) and notes say which tables are only looked up and
- * which claims a query uses. A query with claims refuses every request of a service without sign-in: a warning.
+ * (no primary key selected, a link the catalog does not show), and what reads or writes do otherwise than the
+ * definition seems to say (the query's own ORDER BY or LIMIT, tables linked only by a column's name); notes say which
+ * tables are only looked up and which claims a query uses. A query with claims refuses every request of a service
+ * without sign-in: a warning.
  * Used by `npm run validate` and its tests; never changes anything.
  */
 import type { Config } from '../config';
+import type { QueryCatalog } from '../db/database';
 import { ServiceError } from '../errors';
 import type { ResourceTable, SqlResource } from '../resource';
 import { keyLabels, tableWithRole } from '../resource-levels';
+import { linksByName } from './build-resource';
+import { orderingClauses } from './query-shape';
 import { definitionSource, reloadResource, resolveResource } from './resolve-resource';
 
 export interface ValidationResult {
@@ -17,6 +22,8 @@ export interface ValidationResult {
   readonly status: 'ok' | 'warning' | 'failed';
   /** `kind, N fields` and any notes; the warnings; or the problem (the file and what is wrong). */
   readonly detail: string;
+  /** Each warning of `detail` alone, in its order. */
+  readonly warnings: readonly string[];
 }
 
 /** What loads but cannot be written in full: each item names what is refused and why. */
@@ -48,6 +55,22 @@ function writeWarnings(resource: SqlResource): string[] {
   return warnings;
 }
 
+/** What reads and writes do otherwise than the definition may seem to ask for. */
+function shapeWarnings(resource: SqlResource, catalog: QueryCatalog): string[] {
+  const clauses = orderingClauses(resource.query, resource.engine);
+  const caps = clauses.filter((c) => c !== 'ORDER BY');
+  const ignored = caps.length > 0 ? `${clauses.length > 1 ? 'do' : 'does'} not order or page` : 'does not order';
+  const ordering = clauses.length === 0 ? [] : [`the query's ${clauses.join(' and ')} ${ignored} ${readsIgnore}`];
+  if (caps.length > 0) ordering.push(`the query's ${caps.join(' and ')} only decides which rows there are to page`);
+  const byName = linksByName(resource, catalog).map((link) => `${link} ${linkedByName}`);
+  return [...ordering, ...byName];
+}
+
+const readsIgnore =
+  'what clients get: the service reads the query as a table, returns its rows in key order and pages them itself (_limit, _offset)';
+const linkedByName =
+  'only because the columns have the same name (no foreign key links the tables): writes set the first from the second; if that is not the link, declare the foreign key, or the Join table between them';
+
 function notes(resource: SqlResource): string[] {
   const lookups = Object.values(resource.tables).flatMap((t) =>
     t.lookup ? [`${t.name} is looked up by ${t.lookup.owner} (many-to-one), read-only here`] : [],
@@ -61,21 +84,20 @@ function notes(resource: SqlResource): string[] {
 async function validateDefinition(config: Config, name: string): Promise<ValidationResult> {
   reloadResource(config, name);
   try {
-    const { resource } = await resolveResource(config, name);
+    const { resource, catalog } = await resolveResource(config, name);
     const summary = [`${resource.kind}, ${resource.fields.length} fields`, ...notes(resource)].join('; ');
     if (resource.claimQuery && !config.authIssuer) {
-      return {
-        name,
-        status: 'warning',
-        detail: `${summary}; refuses every request (403 claim_missing): its query uses claims, and the service runs without sign-in (AUTH_ISSUER is not set)`,
-      };
+      const refused = `refuses every request (403 claim_missing): its query uses claims, and the service runs without sign-in (AUTH_ISSUER is not set)`;
+      return { name, status: 'warning', detail: `${summary}; ${refused}`, warnings: [refused] };
     }
-    const warnings = writeWarnings(resource);
-    if (warnings.length === 0) return { name, status: 'ok', detail: summary };
-    return { name, status: 'warning', detail: `${summary}; serves reads, but ${warnings.join('; ')}` };
+    const writes = writeWarnings(resource);
+    const others = shapeWarnings(resource, catalog);
+    const detail = [summary, ...(writes.length > 0 ? [`serves reads, but ${writes.join('; ')}`] : []), ...others];
+    const warnings = [...writes, ...others];
+    return { name, status: warnings.length > 0 ? 'warning' : 'ok', detail: detail.join('; '), warnings };
   } catch (error) {
     const message = error instanceof ServiceError ? error.message : `unexpected failure: ${String(error)}`;
-    return { name, status: 'failed', detail: message };
+    return { name, status: 'failed', detail: message, warnings: [] };
   }
 }
 

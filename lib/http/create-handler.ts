@@ -3,7 +3,9 @@
  * HttpRequest for one caller and throws typed errors. Sign-in comes first: nothing is served to a caller whose
  * token is refused. This is where every error becomes a response (errorResult, honouring the request's Accept
  * for problem+json, and with sign-in on masking where the service runs: lib/http/mask-error-text.ts): a handler
- * never throws, every outcome is an HTTP response. Every request is observed here
+ * never throws, every outcome is an HTTP response. A HEAD is served as the GET it asks about, answered with the
+ * GET's status and headers, the length of the GET's body as Content-Length, and no body (its routes are the GET's,
+ * lib/routes.ts). Every request is observed here
  * (lib/observe: one log line, metrics, traced database calls) and every response carries its X-Request-Id.
  */
 import type { APIGatewayProxyResult, Context } from 'aws-lambda';
@@ -47,27 +49,28 @@ export function createHandler(
   const signIn = options.signIn ?? true;
   return async (event, context) => {
     const requestId = requestIdOf(event, context);
+    let head = false;
     const response = await observeRequest(requestId, context, async () => {
       let request: HttpRequest | undefined;
       try {
         request = fromEvent(event);
+        head = request.method === 'HEAD';
         const caller = signIn
           ? await authenticate(
               { authorization: request.headers.authorization, verifiedByGateway: request.verifiedByGateway },
               config(),
             )
           : openCaller;
-        const result = await serve(request, caller);
+        const result = await serve(head ? { ...request, method: 'GET' } : request, caller);
         return { status: result.statusCode, method: request?.method, path: request?.path, result };
       } catch (error) {
         const result = errorResult(error, request?.headers.accept, requestId, hiddenPlaces());
         return { status: result.statusCode, method: request?.method, path: request?.path, error, result };
       }
     });
-    return {
-      statusCode: response.statusCode,
-      headers: { ...response.headers, 'X-Request-Id': requestId },
-      body: response.body,
-    };
+    const headers = { ...response.headers, 'X-Request-Id': requestId };
+    if (!head) return { statusCode: response.statusCode, headers, body: response.body };
+    const length = String(Buffer.byteLength(response.body));
+    return { statusCode: response.statusCode, headers: { ...headers, 'Content-Length': length }, body: '' };
   };
 }

@@ -38,7 +38,7 @@ export async function serveHealth(request: HttpRequest): Promise<HttpResponse> {
   const databases = healthDb.match(request.path) !== undefined;
   if (!databases && health.match(request.path) === undefined)
     throw new NotFoundError('path_not_found', `No such path: ${request.path}; see /health and /health/db`);
-  if (request.method !== 'GET') throw new MethodNotAllowedError(request.method, ['GET']);
+  if (request.method !== 'GET') throw new MethodNotAllowedError(request.method, ['GET', 'HEAD']);
   if (!databases) return toResult(200, 'application/json', JSON.stringify({ status: 'ok' }), noStore);
   const checks = await recentChecks.get(config());
   const failed = checks.some((check) => check.status === 'failed');

@@ -69,13 +69,17 @@ export interface ServiceServer {
   stop(graceMs: number): Promise<void>;
 }
 
-/** A text body is written as the string it is (no copy into a Buffer), a base64 one as its bytes. */
+/**
+ * A text body is written as the string it is (no copy into a Buffer), a base64 one as its bytes. The answer to a
+ * HEAD keeps the Content-Length its handler gave it, the GET's, and has no body (Node sends none).
+ */
 function writeResult(response: ServerResponse, result: APIGatewayProxyResult, close: boolean): void {
   const body = result.isBase64Encoded ? Buffer.from(result.body ?? '', 'base64') : (result.body ?? '');
   const headers: Record<string, string | string[]> = {};
   for (const name in result.headers) headers[name] = String(result.headers[name]);
   for (const name in result.multiValueHeaders) headers[name] = (result.multiValueHeaders[name] ?? []).map(String);
-  headers['Content-Length'] = String(typeof body === 'string' ? Buffer.byteLength(body) : body.length);
+  if (response.req.method !== 'HEAD' || headers['Content-Length'] === undefined)
+    headers['Content-Length'] = String(typeof body === 'string' ? Buffer.byteLength(body) : body.length);
   if (close) headers.Connection = 'close';
   response.writeHead(result.statusCode, headers);
   response.end(body);

@@ -25,7 +25,8 @@ export function compileSelect(shape: SqlShape, query: string | CallerQuery, spec
   // the derived table is the only table of the FROM clause, so its labels need no `_r.` here
   if (spec.keys) where.push(whereClause(params, [{ columns: spec.keys.labels, keys: spec.keys.keys }]));
   const text = [
-    `SELECT ${spec.distinct ? 'DISTINCT ' : ''}${list}${counted} FROM (${from}) AS _r`,
+    // `)` on a line of its own: a comment that ends the query (`--`, MySQL's `#`) stops at the line's end
+    `SELECT ${spec.distinct ? 'DISTINCT ' : ''}${list}${counted} FROM (${from}\n) AS _r`,
     where.length ? ` WHERE ${where.join(' AND ')}` : '',
     counted ? ` GROUP BY ${list}` : '',
     spec.orderBy.length ? ` ORDER BY ${spec.orderBy.map(column).join(', ')}` : '',

@@ -158,7 +158,7 @@ function iamAuth(p, urls, out) {
   const proxy = p.databaseProxyResourceId;
   if (!proxy) {
     out.errors.push(
-      'databaseIamAuth=true needs the resource id of the RDS Proxy: --param="databaseProxyResourceId=prx-..." ' +
+      'databaseIamAuth=true needs the resource id of the RDS Proxy: --param="databaseProxyResourceId=<prx-id>" ' +
         '(the last part of the proxy\'s ARN: aws rds describe-db-proxies --query "DBProxies[].DBProxyArn")',
     );
   } else if (!/^prx-[a-z0-9]+$/.test(proxy)) {

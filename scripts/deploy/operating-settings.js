@@ -52,7 +52,7 @@ function network(p, out) {
     out.errors.push(
       [
         'No VPC is given, and an RDS Proxy (like most databases on AWS) is reachable only inside its VPC. Give',
-        'the database\'s VPC: --param="securityGroupIds=sg-1,sg-2" --param="subnetIds=subnet-1,subnet-2"',
+        'the database\'s VPC: --param="securityGroupIds=<sg-id>,<sg-id>" --param="subnetIds=<subnet-id>,<subnet-id>"',
         'or, if the database is reachable without one, say so: --param="vpc=none".',
         `See ${docs}#vpc`,
       ].join('\n'),
@@ -63,13 +63,23 @@ function network(p, out) {
   ids(p, 'subnetIds', 'securityGroupIds', /^subnet-[0-9a-f]{8,17}$/, 'subnet-0123456789abcdef0', out);
 }
 
+/** A value copied from an example without filling it in: `<sg-id>`, `sg-..`. */
+const placeholder = /[<>]|\.\./;
+
 function ids(p, name, other, pattern, example, out) {
   if (!p[name]) {
     out.errors.push(`${other} is given without ${name}: the functions' VPC needs both`);
     return;
   }
-  for (const id of p[name].split(',').map((s) => s.trim()))
-    if (!pattern.test(id)) out.errors.push(`${name}: "${id}" is not an id like ${example}`);
+  // each id once: the same placeholder twice (<sg-id>,<sg-id>) is one mistake, said once
+  for (const id of new Set(p[name].split(',').map((s) => s.trim()))) {
+    if (pattern.test(id)) continue;
+    out.errors.push(
+      placeholder.test(id)
+        ? `${name}: "${id}" is a placeholder: put the ids of your own in its place, like ${example}`
+        : `${name}: "${id}" is not an id like ${example}`,
+    );
+  }
 }
 
 /**
@@ -117,7 +127,7 @@ function cors(p, out) {
         `of your web apps instead: --param="corsOrigins=https://app.example.com". See ${docs}#cors`,
     );
   }
-  for (const origin of origins)
+  for (const origin of new Set(origins))
     if (origin !== '*' && !isOrigin(origin))
       out.errors.push(
         `corsOrigins: "${origin}" is not an origin: give https://host or https://host:port, without path or ` +

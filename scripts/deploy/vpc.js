@@ -1,6 +1,6 @@
 /**
  * The Lambda VPC settings for serverless.yml: placed in the VPC of the RDS Proxy when both comma-separated
- * lists are given as params (--param="securityGroupIds=sg-1,sg-2" --param="subnetIds=subnet-1,subnet-2") or in
+ * lists are given as params (--param="securityGroupIds=<sg-id>,<sg-id>" --param="subnetIds=<subnet-id>,<subnet-id>") or in
  * the environment (VPC_SECURITY_GROUP_IDS, VPC_SUBNET_IDS); outside any VPC otherwise.
  */
 module.exports = async ({ resolveVariable }) => {

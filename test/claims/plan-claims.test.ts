@@ -194,9 +194,10 @@ const callerQuery: CallerQuery = {
   parts: ['select id, title from book where owner = ', ' and shelf = ', ''],
   values: ['alice', '7'],
 };
-const pgFrom = 'FROM (select id, title from book where owner = $1 and shelf = $2) AS _r';
+const pgFrom = 'FROM (select id, title from book where owner = $1 and shelf = $2\n) AS _r';
 /** MySQL compares a claim's text as its bytes: no case, accent or trailing-space folding of a _ci collation. */
-const myFrom = 'FROM (select id, title from book where owner = CAST(? AS BINARY) and shelf = CAST(? AS BINARY)) AS _r';
+const myFrom =
+  'FROM (select id, title from book where owner = CAST(? AS BINARY) and shelf = CAST(? AS BINARY)\n) AS _r';
 
 const selects: { name: string; spec: SelectSpec; postgres: CompiledQuery; mysql: CompiledQuery }[] = [
   {

@@ -1,8 +1,9 @@
 /**
  * Table tests of showsEveryRow: which definition queries show every row of their one table (so writes need not
- * check which rows the query shows), read without parsing SQL. Anything else counts as "not every row". Pure.
+ * check which rows the query shows), read without parsing SQL. Anything else counts as "not every row". And of
+ * orderingClauses: the query's own ORDER BY, LIMIT, OFFSET and FETCH, which reads do not follow. Pure.
  */
-import { showsEveryRow } from '../../lib/definitions/query-shape';
+import { orderingClauses, showsEveryRow } from '../../lib/definitions/query-shape';
 import type { EngineName } from '../../lib/resource';
 
 const book = { schema: 'public', table: 'book' };
@@ -61,5 +62,36 @@ describe('showsEveryRow', () => {
   });
   it.each(notEvery)('%s: not every row', (_, query, engine = 'postgres') => {
     expect(showsEveryRow(query, book, engine)).toBe(false);
+  });
+});
+
+const ordering: readonly [string, string, string[], EngineName?][] = [
+  ['none', 'select id from book', []],
+  ['ORDER BY', 'select id from book order by title desc', ['ORDER BY']],
+  ['in capitals, on lines of their own', 'SELECT id FROM book\nORDER\n BY title\nLIMIT 5', ['ORDER BY', 'LIMIT']],
+  ['LIMIT with OFFSET', 'select id from book limit 5 offset 10', ['LIMIT', 'OFFSET']],
+  ["MySQL's LIMIT offset, count", 'select id from book limit 10, 5', ['LIMIT'], 'mysql'],
+  [
+    'OFFSET and FETCH',
+    'select id from book order by id offset 2 rows fetch first 3 rows only',
+    ['ORDER BY', 'OFFSET', 'FETCH'],
+  ],
+  ['a bound OFFSET', 'select id from book offset $1', ['OFFSET']],
+  ['after a UNION', 'select id from book union select id from author order by 1', ['ORDER BY']],
+  ['in a window function', 'select id, row_number() over (order by title) n from book', []],
+  ['in an aggregate', "select string_agg(title, ',' order by title) from book", []],
+  ['in a subquery', 'select id from book where id in (select id from book order by id limit 3)', []],
+  ['in a derived table', 'select id from (select id from book order by id) b', []],
+  ['in a comment', 'select id from book -- order by title', []],
+  ['in a # comment', 'select id from book # order by title', [], 'mysql'],
+  ['in a block comment', 'select id from book /* limit 5 */', []],
+  ['in a string', "select id, 'order by' as o from book", []],
+  ['a column named offset', 'select id, offset from book where offset > 1', [], 'mysql'],
+  ['a quoted column named limit', 'select id, "limit" from book', []],
+];
+
+describe('orderingClauses', () => {
+  it.each(ordering)('%s', (_, query, clauses, engine = 'postgres') => {
+    expect(orderingClauses(query, engine)).toEqual(clauses);
   });
 });

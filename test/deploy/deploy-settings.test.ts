@@ -54,7 +54,7 @@ const noneOnly = (name: string) => `${name} applies only with sign-in (authIssue
 
 const noVpcError = [
   'No VPC is given, and an RDS Proxy (like most databases on AWS) is reachable only inside its VPC. Give',
-  'the database\'s VPC: --param="securityGroupIds=sg-1,sg-2" --param="subnetIds=subnet-1,subnet-2"',
+  'the database\'s VPC: --param="securityGroupIds=<sg-id>,<sg-id>" --param="subnetIds=<subnet-id>,<subnet-id>"',
   'or, if the database is reachable without one, say so: --param="vpc=none".',
   'See docs/deployment.md#vpc',
 ].join('\n');
@@ -196,7 +196,7 @@ describe('refused params: every problem is reported, each in its own words', () 
       'IAM authentication without the proxy',
       { params: { ...signIn, databaseIamAuth: 'true' }, urls: url(proxyUrl) },
       [
-        'databaseIamAuth=true needs the resource id of the RDS Proxy: --param="databaseProxyResourceId=prx-..." ' +
+        'databaseIamAuth=true needs the resource id of the RDS Proxy: --param="databaseProxyResourceId=<prx-id>" ' +
           '(the last part of the proxy\'s ARN: aws rds describe-db-proxies --query "DBProxies[].DBProxyArn")',
       ],
     ],
@@ -498,6 +498,24 @@ describe('the network, limits, CORS, tracing, alarms and tuning', () => {
         'securityGroupIds: "sg-1" is not an id like sg-0123456789abcdef0',
         'securityGroupIds: "my-group" is not an id like sg-0123456789abcdef0',
         'subnetIds: "sg-0123abcd" is not an id like subnet-0123456789abcdef0',
+      ],
+    ],
+    [
+      "the README's placeholders, each given twice: each said once",
+      {
+        params: { ...base, securityGroupIds: '<sg-id>,<sg-id>', subnetIds: 'subnet-..,subnet-..,subnet-0123abcd' },
+        urls: url(proxyUrl),
+      },
+      [
+        'securityGroupIds: "<sg-id>" is a placeholder: put the ids of your own in its place, like sg-0123456789abcdef0',
+        'subnetIds: "subnet-.." is a placeholder: put the ids of your own in its place, like subnet-0123456789abcdef0',
+      ],
+    ],
+    [
+      'an origin given twice: said once',
+      { params: { ...base, corsOrigins: 'https://a.example.com/,https://a.example.com/' }, urls: url(proxyUrl) },
+      [
+        'corsOrigins: "https://a.example.com/" is not an origin: give https://host or https://host:port, without path or trailing slash',
       ],
     ],
     ...(

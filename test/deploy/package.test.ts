@@ -52,7 +52,16 @@ const topicArn = 'arn:aws:sns:eu-west-1:123456789012:rrs-alarms';
 const readerUrl = 'postgres://rrs_reader@rrs-ro.endpoint.proxy-abc123.eu-west-1.rds.amazonaws.com:5432/bookstore';
 const salesUrl = 'mysql://rrs_sales@rrs.proxy-abc123.eu-west-1.rds.amazonaws.com:3306/sales';
 const databaseFunctions = ['read', 'insert', 'update', 'delete', 'conf', 'catalog'];
-const openRoutes = ['GET /explorer', 'GET /explorer/{file}', 'GET /health', 'GET /health/db'];
+const openRoutes = [
+  'GET /explorer',
+  'GET /explorer/{file}',
+  'GET /health',
+  'GET /health/db',
+  'HEAD /explorer',
+  'HEAD /explorer/{file}',
+  'HEAD /health',
+  'HEAD /health/db',
+];
 
 /** The deploying shell of a careless deploy: passwords a package must not pick up from it. */
 const leakyShell = {
@@ -185,6 +194,18 @@ const runs = {
       },
       {},
     ),
+  placeholders: () =>
+    packageIn(
+      {
+        ...signIn,
+        databaseUrl: proxyUrl,
+        databaseIamAuth: 'true',
+        databaseProxyResourceId: proxy,
+        securityGroupIds: '<sg-id>,<sg-id>',
+        subnetIds: '<subnet-id>,<subnet-id>',
+      },
+      {},
+    ),
   noSignIn: () => packageIn({ databaseUrl: proxyUrl, databaseIamAuth: 'true', databaseProxyResourceId: proxy }, {}),
   noDatabase: () => packageIn({ auth: 'none' }, {}),
   passwordWithIam: () =>
@@ -283,6 +304,10 @@ const expectedRoutes = [
   'GET /explorer/{file}',
   'GET /health',
   'GET /health/db',
+  'HEAD /res/{resName}',
+  'HEAD /openapi.json',
+  'HEAD /explorer',
+  'HEAD /health',
   '$default',
 ];
 
@@ -736,7 +761,7 @@ describe('refused: the package stops with the reason, before it builds anything'
       'noVpc',
       [
         'No VPC is given, and an RDS Proxy (like most databases on AWS) is reachable only inside its VPC. Give',
-        'the database\'s VPC: --param="securityGroupIds=sg-1,sg-2" --param="subnetIds=subnet-1,subnet-2"',
+        'the database\'s VPC: --param="securityGroupIds=<sg-id>,<sg-id>" --param="subnetIds=<subnet-id>,<subnet-id>"',
         'or, if the database is reachable without one, say so: --param="vpc=none".',
       ].join('\n'),
     ],
@@ -747,4 +772,14 @@ describe('refused: the package stops with the reason, before it builds anything'
     expect(run.output).not.toContain(sentinel);
     expect(['.serverless', '.esbuild'].filter((dir) => existsSync(path.join(run.dir, dir)))).toEqual([]);
   });
+});
+
+it("stops on the README's VPC placeholders, saying each once", () => {
+  const run = done.placeholders;
+  expect(run.code).not.toBe(0);
+  const lines = run.output.split('\n').filter((line) => / is a placeholder: /.test(line));
+  expect(lines).toEqual([
+    'securityGroupIds: "<sg-id>" is a placeholder: put the ids of your own in its place, like sg-0123456789abcdef0',
+    'subnetIds: "<subnet-id>" is a placeholder: put the ids of your own in its place, like subnet-0123456789abcdef0',
+  ]);
 });

@@ -66,11 +66,24 @@ it('answers errors as text naming the problem: 404 (D3), 405 with Allow, 400', a
   );
   const patch = await fetch(`${base}/res/Publisher/1`, { method: 'PATCH' });
   expect(patch.status).toBe(405);
-  expect(patch.headers.get('allow')).toBe('GET, POST, PUT, DELETE');
+  expect(patch.headers.get('allow')).toBe('GET, HEAD, POST, PUT, DELETE');
   const bad = await fetch(`${base}/res/Publisher?nosuch=1`);
   expect(bad.status).toBe(400);
   expect(await bad.text()).toMatch(/Unknown field nosuch in resource Publisher/);
 });
+
+it.each(['/health', '/res', '/res/Publisher/1', '/openapi.json'])(
+  'answers HEAD %s as GET, without a body, and logs no skipped HEAD route',
+  async (target) => {
+    const get = await fetch(`${base}${target}`);
+    const head = await fetch(`${base}${target}`, { method: 'HEAD' });
+    const type = (reply: Response) => [reply.status, reply.headers.get('content-type')];
+    expect(type(head)).toEqual(type(get));
+    expect(get.status).toBe(200);
+    expect(await head.text()).toBe('');
+    expect(server.output()).not.toContain('HEAD method event detected');
+  },
+);
 
 it('serves the definition paths, the listing, the OpenAPI document and the schemas over HTTP', async () => {
   const metadata = await fetch(`${base}/conf/metadata/BookAuthors`, { headers: { accept: 'application/json' } });

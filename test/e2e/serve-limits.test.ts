@@ -313,9 +313,13 @@ describe('limits', () => {
     for (const raw of [...kept, again]) raw.socket.destroy();
   });
 
-  it('says its limits when it starts', () => {
+  it('says its limits and that sign-in is on when it starts', () => {
     expect(small.output()).toContain(
       "Limits: 3 connections, 64 MiB of request bodies at once, a request's headers within 1 s and all of it within 2 s",
     );
+    expect(small.output()).toMatch(
+      /^Sign-in: on\. Tokens from .* Privileges: .*privileges\.properties; roles from the claim roles$/m,
+    );
+    expect(small.output()).not.toContain('Sign-in: off');
   });
 });

@@ -88,6 +88,13 @@ it('says where it listens and how many database connections it opens at most', (
   );
 });
 
+it('warns that sign-in is off as it starts, as npm start does', async () => {
+  await waitFor(() => served.output().includes('Sign-in: off'), 'the sign-in line', 10_000);
+  expect(served.output()).toContain(
+    'Sign-in: off. Anyone who can reach this port may read and write every resource; set AUTH_ISSUER and AUTH_AUDIENCE to require tokens (README: Securing it).\n',
+  );
+});
+
 it('serves XML by default and JSON on request, with the request id header', async () => {
   const xml = await fetch(`${served.base}/res/Publisher/1`);
   expect(xml.status).toBe(200);
@@ -140,10 +147,10 @@ it('routes as serverless.yml does: 404 for unknown resources and paths, 405 with
   expect(nowhere.status).toBe(404);
   const patch = await fetch(`${served.base}/res/Publisher/1`, { method: 'PATCH' });
   expect(patch.status).toBe(405);
-  expect(patch.headers.get('allow')).toBe('GET, POST, PUT, DELETE');
+  expect(patch.headers.get('allow')).toBe('GET, HEAD, POST, PUT, DELETE');
   const postHealth = await fetch(`${served.base}/health`, { method: 'POST' });
   expect(postHealth.status).toBe(405);
-  expect(postHealth.headers.get('allow')).toBe('GET');
+  expect(postHealth.headers.get('allow')).toBe('GET, HEAD');
   const bad = await fetch(`${served.base}/res/Publisher?nosuch=1`);
   expect(bad.status).toBe(400);
   expect(await bad.text()).toMatch(/Unknown field nosuch in resource Publisher/);
@@ -152,6 +159,31 @@ it('routes as serverless.yml does: 404 for unknown resources and paths, 405 with
   const listing = await fetch(`${served.base}/res?_output=json`);
   expect(listing.status).toBe(200);
   expect(await listing.text()).toContain('PublisherBooks');
+});
+
+/**
+ * Status and headers, but for those each answer has its own of, and the connection's: fetch asks to close the
+ * connection after a HEAD.
+ */
+function statusAndHeaders(reply: Response): { status: number; headers: Record<string, string> } {
+  const own = new Set(['x-request-id', 'date', 'connection', 'keep-alive']);
+  return { status: reply.status, headers: Object.fromEntries([...reply.headers].filter(([name]) => !own.has(name))) };
+}
+
+it.each([
+  '/health',
+  '/health/db',
+  '/res',
+  '/res/Publisher/1',
+  '/res/Book?publisher_id=3&_output=json',
+  '/openapi.json',
+])('answers HEAD %s as GET, with the length of its body and without it', async (target) => {
+  const get = await fetch(`${served.base}${target}`);
+  const head = await fetch(`${served.base}${target}`, { method: 'HEAD' });
+  expect(statusAndHeaders(head)).toEqual(statusAndHeaders(get));
+  expect(get.status).toBe(200);
+  expect((await get.text()).length).toBeGreaterThan(0);
+  expect(await head.text()).toBe('');
 });
 
 it('passes a binary body in base64, as API Gateway does, so the handler sees its type (415)', async () => {

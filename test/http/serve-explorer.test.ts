@@ -71,9 +71,11 @@ describe('GET /explorer/{file}', () => {
     },
   );
 
-  it('answers other methods with a 405 that allows GET', async () => {
+  it('answers HEAD as GET without the body, and other methods with a 405 that allows GET and HEAD', async () => {
+    const head = await invoke({ method: 'HEAD', path: '/explorer/swagger-ui.css' });
+    expect([head.status, head.headers['content-type'], head.body]).toEqual([200, 'text/css; charset=utf-8', '']);
     const reply = await invoke({ method: 'POST', path: '/explorer' });
-    expect([reply.status, reply.headers.allow]).toEqual([405, 'GET']);
+    expect([reply.status, reply.headers.allow]).toEqual([405, 'GET, HEAD']);
   });
 });
 

@@ -1,24 +1,25 @@
 /**
  * Table tests of the methods each served path allows: a 405 with Allow on them, a 404 elsewhere, judged from the
  * start of the path to its end as the gateway routes: a path with a stray prefix or suffix is not the service's.
+ * HEAD is allowed wherever GET is.
  * Pure.
  */
 import { methodsServed } from '../../lib/routes';
 
-const all = ['GET', 'POST', 'PUT', 'DELETE'];
+const all = ['GET', 'HEAD', 'POST', 'PUT', 'DELETE'];
 
 it.each([
   { path: '/res/Book', allowed: all },
   { path: '/res/Book/1/2', allowed: all },
   { path: '/res/Book/', allowed: all },
-  { path: '/res', allowed: ['GET'] },
-  { path: '/res/', allowed: ['GET'] },
-  { path: '/openapi.json', allowed: ['GET'] },
-  { path: '/conf/metadata/Book', allowed: ['GET'] },
-  { path: '/conf/reload/Book', allowed: ['GET'] },
-  { path: '/xsd/Request.xsd', allowed: ['GET'] },
-  { path: '/health', allowed: ['GET'] },
-  { path: '/health/db', allowed: ['GET'] },
+  { path: '/res', allowed: ['GET', 'HEAD'] },
+  { path: '/res/', allowed: ['GET', 'HEAD'] },
+  { path: '/openapi.json', allowed: ['GET', 'HEAD'] },
+  { path: '/conf/metadata/Book', allowed: ['GET', 'HEAD'] },
+  { path: '/conf/reload/Book', allowed: ['GET', 'HEAD'] },
+  { path: '/xsd/Request.xsd', allowed: ['GET', 'HEAD'] },
+  { path: '/health', allowed: ['GET', 'HEAD'] },
+  { path: '/health/db', allowed: ['GET', 'HEAD'] },
   // prefixed: no path of the service
   { path: '/x/res/Book', allowed: undefined },
   { path: '/x/res/Book/1', allowed: undefined },

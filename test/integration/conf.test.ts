@@ -138,9 +138,9 @@ describe.each(targets())('/conf on $name', (target) => {
     expect((await get('/conf/definition/Broken')).status).toBe(200);
   });
 
-  it('other methods are a 405 with Allow: GET', async () => {
+  it('other methods are a 405 with Allow: GET, HEAD', async () => {
     const reply = await invoke({ method: 'POST', path: '/conf/reload/Item' });
     expect(reply.status).toBe(405);
-    expect(reply.headers.allow).toBe('GET');
+    expect(reply.headers.allow).toBe('GET, HEAD');
   });
 });

@@ -85,13 +85,16 @@ describe('GET /health: liveness', () => {
     expect([reply.status, reply.body]).toEqual([200, '{"status":"ok"}']);
   });
 
-  it.each(['POST', 'PUT', 'DELETE', 'PATCH'])('%s /health and /health/db are a 405 allowing GET', async (method) => {
-    await useService(clean);
-    for (const path of ['/health', '/health/db']) {
-      const reply = await invoke({ method, path });
-      expect([reply.status, reply.headers.allow]).toEqual([405, 'GET']);
-    }
-  });
+  it.each(['POST', 'PUT', 'DELETE', 'PATCH'])(
+    '%s /health and /health/db are a 405 allowing GET and HEAD',
+    async (method) => {
+      await useService(clean);
+      for (const path of ['/health', '/health/db']) {
+        const reply = await invoke({ method, path });
+        expect([reply.status, reply.headers.allow]).toEqual([405, 'GET, HEAD']);
+      }
+    },
+  );
 });
 
 describe.each(targets())('GET /health/db on $name', (target) => {

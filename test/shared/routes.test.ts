@@ -28,7 +28,17 @@ it.each([
   ['put', '/res/Book/1', 'update'],
   ['DELETE', '/res/Book/1', 'delete'],
   ['PATCH', '/res/Book/1', 'fallback'],
-  ['HEAD', '/res/Book', 'fallback'],
+  ['HEAD', '/res/Book', 'read'],
+  ['HEAD', '/res/Book/1', 'read'],
+  ['HEAD', '/res', 'catalog'],
+  ['HEAD', '/openapi.json', 'catalog'],
+  ['HEAD', '/conf/metadata/Book', 'conf'],
+  ['HEAD', '/xsd/Request.xsd', 'xsd'],
+  ['HEAD', '/explorer', 'explorer'],
+  ['HEAD', '/health', 'health'],
+  ['HEAD', '/health/db', 'health'],
+  ['HEAD', '/health/', 'fallback'],
+  ['HEAD', '/nowhere', 'fallback'],
   ['GET', '/res', 'catalog'],
   ['GET', '/res/', 'catalog'],
   ['GET', '/openapi.json', 'catalog'],
@@ -82,7 +92,16 @@ it('has a handler file for each function of the table, and no other', () => {
 });
 
 it('asks for no token on exactly the open routes of the table, in the template and the server mode', () => {
-  expect(events.openRoutes).toEqual(['GET /explorer', 'GET /explorer/{file}', 'GET /health', 'GET /health/db']);
+  expect(events.openRoutes).toEqual([
+    'GET /explorer',
+    'HEAD /explorer',
+    'GET /explorer/{file}',
+    'HEAD /explorer/{file}',
+    'GET /health',
+    'HEAD /health',
+    'GET /health/db',
+    'HEAD /health/db',
+  ]);
   expect(readFileSync(path.join(root, 'serverless.yml'), 'utf8')).toContain(
     `openRoutes: $\{file(./scripts/deploy/route-events.js):openRoutes}`,
   );
@@ -94,9 +113,17 @@ it('asks for no token on exactly the open routes of the table, in the template a
   expect(new Set(routed)).toEqual(openFunctions);
 });
 
+it('answers HEAD wherever it answers GET, by the same function, and nowhere else', () => {
+  const routesOf = (method: string) =>
+    routeTable.filter((row) => row.route.startsWith(`${method} `)).map((row) => [row.route.slice(method.length), row]);
+  const asGet = routesOf('HEAD').map(([route, row]) => [route, { ...(row as object), route: `GET${route}` }]);
+  expect(asGet).toEqual(routesOf('GET'));
+  expect(asGet.length).toBeGreaterThan(0);
+});
+
 it('writes each route as API Gateway does, once', () => {
   for (const row of routeTable)
-    expect(row.route).toMatch(/^\*$|^(GET|POST|PUT|DELETE|ANY) (\/(\{[A-Za-z]+\+?\}|[a-z.]+))+$/);
+    expect(row.route).toMatch(/^\*$|^(GET|HEAD|POST|PUT|DELETE|ANY) (\/(\{[A-Za-z]+\+?\}|[a-z.]+))+$/);
   expect(new Set(routeTable.map((row) => row.route)).size).toBe(routeTable.length);
 });
 
@@ -128,8 +155,8 @@ describe('pathOf: a handler matches its own paths by the table', () => {
   });
 
   it('knows the methods each template serves', () => {
-    expect(methodsOf('/res/{resName}')).toEqual(['GET', 'POST', 'PUT', 'DELETE']);
-    expect(methodsOf('/xsd/{file}')).toEqual(['GET']);
+    expect(methodsOf('/res/{resName}')).toEqual(['GET', 'HEAD', 'POST', 'PUT', 'DELETE']);
+    expect(methodsOf('/xsd/{file}')).toEqual(['GET', 'HEAD']);
   });
 });
 

@@ -83,7 +83,7 @@ function compile(
 }
 
 const query = 'select book_id id, title, price from book';
-const from = `FROM (${query}) AS _r`;
+const from = `FROM (${query}\n) AS _r`;
 const book: Table = { schema: 'shop', table: 'book' };
 const edition: Table = { schema: 'shop', table: 'edition' };
 
@@ -293,7 +293,7 @@ const cases: { name: string; input: Input; postgres: CompiledQuery; mysql: Compi
     },
     postgres: { text: `SELECT DISTINCT _r."id" ${from} WHERE "id" = $1`, params: ['7'] },
     mysql: {
-      text: `SELECT DISTINCT _r.\`id\` FROM (${query}\nLOCK IN SHARE MODE) AS _r WHERE \`id\` = ?`,
+      text: `SELECT DISTINCT _r.\`id\` FROM (${query}\nLOCK IN SHARE MODE\n) AS _r WHERE \`id\` = ?`,
       params: [7n],
     },
   },
