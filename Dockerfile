@@ -24,6 +24,9 @@ ENV NODE_ENV=production \
     DEFINITIONS_DIR=/app/definitions
 WORKDIR /app
 COPY --from=build /src/dist/serve.js ./serve.js
+# The API explorer's Swagger UI files, which serve.js reads from node_modules (the Lambda bundles hold them instead)
+COPY --from=build /src/node_modules/swagger-ui-dist/swagger-ui-bundle.js /src/node_modules/swagger-ui-dist/swagger-ui.css \
+  /src/node_modules/swagger-ui-dist/package.json ./node_modules/swagger-ui-dist/
 # The bundled definitions; mount your own folder over /app/definitions, or set DEFINITIONS_S3.
 COPY definitions ./definitions
 USER node

@@ -17,7 +17,17 @@
  */
 import table from './routes.json';
 
-export type FunctionName = 'read' | 'insert' | 'update' | 'delete' | 'conf' | 'catalog' | 'xsd' | 'health' | 'fallback';
+export type FunctionName =
+  | 'read'
+  | 'insert'
+  | 'update'
+  | 'delete'
+  | 'conf'
+  | 'catalog'
+  | 'xsd'
+  | 'explorer'
+  | 'health'
+  | 'fallback';
 
 export interface RouteRow {
   /** `METHOD /path/{param}/{greedy+}` as API Gateway writes it (ANY: every method), or `*`. */
@@ -114,7 +124,7 @@ export function routeName(rawPath: string): string {
   return best(matchers.filter((m) => m.pattern.test(rawPath)))?.template ?? '*';
 }
 
-/** The functions anyone may call without a token even with sign-in on (the health checks). */
+/** The functions anyone may call without a token even with sign-in on (the health checks, the explorer's page). */
 export const openFunctions: ReadonlySet<FunctionName> = new Set(
   routeTable.filter((row) => !row.signIn).map((row) => row.function),
 );

@@ -5,6 +5,7 @@
 import { handler as catalog } from '../../handlers/catalog';
 import { handler as conf } from '../../handlers/conf';
 import { handler as remove } from '../../handlers/delete';
+import { handler as explorer } from '../../handlers/explorer';
 import { handler as fallback } from '../../handlers/fallback';
 import { handler as health } from '../../handlers/health';
 import { handler as insert } from '../../handlers/insert';
@@ -22,6 +23,7 @@ export const functions: Readonly<Record<FunctionName, Handler>> = {
   conf,
   catalog,
   xsd,
+  explorer,
   health,
   fallback,
 };

@@ -52,7 +52,16 @@ const topicArn = 'arn:aws:sns:eu-west-1:123456789012:rrs-alarms';
 const readerUrl = 'postgres://rrs_reader@rrs-ro.endpoint.proxy-abc123.eu-west-1.rds.amazonaws.com:5432/bookstore';
 const salesUrl = 'mysql://rrs_sales@rrs.proxy-abc123.eu-west-1.rds.amazonaws.com:3306/sales';
 const databaseFunctions = ['read', 'insert', 'update', 'delete', 'conf', 'catalog'];
-const openRoutes = ['GET /health', 'GET /health/db', 'HEAD /health', 'HEAD /health/db'];
+const openRoutes = [
+  'GET /explorer',
+  'GET /explorer/{file}',
+  'GET /health',
+  'GET /health/db',
+  'HEAD /explorer',
+  'HEAD /explorer/{file}',
+  'HEAD /health',
+  'HEAD /health/db',
+];
 
 /** The deploying shell of a careless deploy: passwords a package must not pick up from it. */
 const leakyShell = {
@@ -291,10 +300,13 @@ const expectedRoutes = [
   'POST /res/{resName}',
   'PUT /res/{resName}/{resId+}',
   'DELETE /res/{resName}',
+  'GET /explorer',
+  'GET /explorer/{file}',
   'GET /health',
   'GET /health/db',
   'HEAD /res/{resName}',
   'HEAD /openapi.json',
+  'HEAD /explorer',
   'HEAD /health',
   '$default',
 ];
@@ -308,7 +320,7 @@ describe.each<[string, Name]>([
     expect(done[name]).toMatchObject({ code: 0 });
   });
 
-  it('puts the JWT authorizer, with the issuer and audience, on every route but the health checks', () => {
+  it('puts the JWT authorizer, with the issuer and audience, on every route but the health checks and the explorer', () => {
     const template = templateOf(done[name]);
     const authorizers = ofType(template, 'AWS::ApiGatewayV2::Authorizer');
     expect(authorizers.map(([, a]) => a.Properties)).toEqual([
@@ -329,7 +341,7 @@ describe.each<[string, Name]>([
 
   it('writes no password from the params or the deploying shell into .serverless/, zips included', () => {
     const run = done[name];
-    expect(zipsOf(run)).toHaveLength(9);
+    expect(zipsOf(run)).toHaveLength(10);
     expect(whereFound(run, sentinel)).toEqual([]);
     expect(run.output).not.toContain(sentinel);
     // the search does look inside the zips: the definitions are there
@@ -340,7 +352,7 @@ describe.each<[string, Name]>([
 describe('sign-in on, IAM authentication through RDS Proxy', () => {
   it('gives every function the sign-in and database variables, the URL without password', () => {
     const environments = environmentsOf(templateOf(done.iam));
-    expect(environments).toHaveLength(9);
+    expect(environments).toHaveLength(10);
     for (const environment of environments) {
       expect(environment).toMatchObject({
         AUTH_ISSUER: issuer,
@@ -426,7 +438,7 @@ describe('sign-in on, IAM authentication through RDS Proxy', () => {
 describe('sign-in on, a Secrets Manager secret and no database URL', () => {
   it('gives every function the secret ARN, and no IAM authentication', () => {
     const environments = environmentsOf(templateOf(done.secret));
-    expect(environments).toHaveLength(9);
+    expect(environments).toHaveLength(10);
     for (const environment of environments) {
       expect(environment).toMatchObject({
         AUTH_ISSUER: issuer,
@@ -456,7 +468,7 @@ describe('sign-in on, a Secrets Manager secret and no database URL', () => {
           ?.toString() ?? ''
       );
     };
-    for (const zip of zipsOf(done.secret).filter((z) => z !== 'fallback.zip' && z !== 'xsd.zip')) {
+    for (const zip of zipsOf(done.secret).filter((z) => !['fallback.zip', 'xsd.zip', 'explorer.zip'].includes(z))) {
       const without = bundleOf(done.secret, zip);
       expect([zip, without.includes('require("@aws-sdk/rds-signer")')]).toEqual([zip, true]);
       // the signer and what it brings of the SDK: some 400 KB minified
@@ -486,7 +498,7 @@ const alarmsOf = (template: Record<string, Resource>): Resource['Properties'] =>
 
 describe('the operating params: runtime, limits, CORS, tracing, alarms, variables', () => {
   const template = () => templateOf(done.operated);
-  const functions = ['read', 'insert', 'update', 'delete', 'conf', 'xsd', 'catalog', 'health', 'fallback'];
+  const functions = ['read', 'insert', 'update', 'delete', 'conf', 'xsd', 'catalog', 'explorer', 'health', 'fallback'];
 
   it('runs every function on Node.js 22, arm64, in the VPC, and serverless v3 takes the runtime without a warning', () => {
     expect(byFunction(template(), (fn) => [fn.Properties.Runtime, fn.Properties.Architectures])).toEqual(
@@ -512,11 +524,14 @@ describe('the operating params: runtime, limits, CORS, tracing, alarms, variable
     ]);
   });
 
-  it('reserves maxConcurrency for exactly the functions that reach the database, healthConcurrency for health', () => {
+  it('reserves maxConcurrency for exactly the functions that reach the database, healthConcurrency for the open ones', () => {
     const reserved = byFunction(template(), (fn) => fn.Properties.ReservedConcurrentExecutions);
     expect(reserved).toEqual(
       Object.fromEntries(
-        functions.map((name) => [name, databaseFunctions.includes(name) ? 20 : name === 'health' ? 4 : undefined]),
+        functions.map((name) => [
+          name,
+          databaseFunctions.includes(name) ? 20 : ['health', 'explorer'].includes(name) ? 4 : undefined,
+        ]),
       ),
     );
   });
@@ -634,7 +649,7 @@ describe('auth=none, on purpose', () => {
     expect(done.open.output).toContain('auth=none: this API has no sign-in. Anyone who can reach it can read');
   });
 
-  it('throttles the whole stage and caps the health checks without any limit param', () => {
+  it('throttles the whole stage and caps the health checks and the explorer without any limit param', () => {
     const template = templateOf(done.open);
     expect(template.HttpApiStage?.Properties.DefaultRouteSettings).toEqual({
       DetailedMetricsEnabled: false,
@@ -642,7 +657,10 @@ describe('auth=none, on purpose', () => {
       ThrottlingBurstLimit: 1000,
     });
     const reserved = byFunction(template, (fn) => fn.Properties.ReservedConcurrentExecutions);
-    expect(Object.entries(reserved).filter(([, value]) => value !== undefined)).toEqual([['health', 2]]);
+    expect(Object.entries(reserved).filter(([, value]) => value !== undefined)).toEqual([
+      ['explorer', 2],
+      ['health', 2],
+    ]);
   });
 
   it('adds no authorizer, and no sign-in variables', () => {
@@ -700,6 +718,19 @@ describe('engine: a single-engine deployment carries no code of the other driver
     // mysql2 brings iconv-lite's character sets and the RDS CA bundle: smaller than both, not small
     for (const [fn, , onlyMysql, withBoth] of record)
       expect([fn, (onlyMysql as number) < (withBoth as number)]).toEqual([fn, true]);
+  });
+});
+
+describe('the explorer: Swagger UI in a function of its own', () => {
+  it('bundles the Swagger UI files into the explorer zip, and into no other', () => {
+    // a text of swagger-ui-bundle.js and one of swagger-ui.css
+    const marks = ['SwaggerUIBundle', '.swagger-ui .opblock'];
+    const holding = zipsOf(done.open).filter((zip) =>
+      [...readZip(path.join(done.open.dir, '.serverless', zip)).values()].some((data) =>
+        marks.every((mark) => data.includes(mark)),
+      ),
+    );
+    expect(holding).toEqual(['explorer.zip']);
   });
 });
 

@@ -34,6 +34,7 @@ it.each([
   ['HEAD', '/openapi.json', 'catalog'],
   ['HEAD', '/conf/metadata/Book', 'conf'],
   ['HEAD', '/xsd/Request.xsd', 'xsd'],
+  ['HEAD', '/explorer', 'explorer'],
   ['HEAD', '/health', 'health'],
   ['HEAD', '/health/db', 'health'],
   ['HEAD', '/health/', 'fallback'],
@@ -48,6 +49,10 @@ it.each([
   ['GET', '/xsd/Request.xsd', 'xsd'],
   ['POST', '/xsd/Request.xsd', 'fallback'],
   ['GET', '/xsd/Other.xsd', 'xsd'],
+  ['GET', '/explorer', 'explorer'],
+  ['GET', '/explorer/swagger-ui-bundle.js', 'explorer'],
+  ['GET', '/explorer/', 'fallback'],
+  ['POST', '/explorer', 'fallback'],
   ['GET', '/health', 'health'],
   ['GET', '/health/db', 'health'],
   ['POST', '/health', 'fallback'],
@@ -87,11 +92,20 @@ it('has a handler file for each function of the table, and no other', () => {
 });
 
 it('asks for no token on exactly the open routes of the table, in the template and the server mode', () => {
-  expect(events.openRoutes).toEqual(['GET /health', 'HEAD /health', 'GET /health/db', 'HEAD /health/db']);
+  expect(events.openRoutes).toEqual([
+    'GET /explorer',
+    'HEAD /explorer',
+    'GET /explorer/{file}',
+    'HEAD /explorer/{file}',
+    'GET /health',
+    'HEAD /health',
+    'GET /health/db',
+    'HEAD /health/db',
+  ]);
   expect(readFileSync(path.join(root, 'serverless.yml'), 'utf8')).toContain(
     `openRoutes: $\{file(./scripts/deploy/route-events.js):openRoutes}`,
   );
-  expect([...openFunctions]).toEqual(['health']);
+  expect([...openFunctions]).toEqual(['explorer', 'health']);
   const routed = (events.openRoutes as string[]).map((route) => {
     const [method = '', rawPath = ''] = route.split(' ');
     return routeRequest(method, rawPath);
@@ -127,6 +141,8 @@ describe('pathOf: a handler matches its own paths by the table', () => {
     ['/health', '/health', { prefix: '', params: {} }],
     ['/health', '/health/', undefined],
     ['/health/db', '/x/health/db', { prefix: '/x', params: {} }],
+    ['/explorer/{file}', '/explorer/swagger-ui.css', { prefix: '', params: { file: 'swagger-ui.css' } }],
+    ['/explorer/{file}', '/explorer/index.html', undefined],
     ['/res/{resName}', '/myres/Book', undefined],
     ['/res/{resName}', '/res//', undefined],
   ])('%s matches %s', (template, rawPath, expected) => {

@@ -5,7 +5,7 @@
  */
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { build, type Metafile } from 'esbuild';
+import { build, type Metafile, type Plugin } from 'esbuild';
 
 const root = path.resolve(__dirname, '..', '..');
 
@@ -13,11 +13,13 @@ export interface BundleOptions {
   /** Left out of the bundle: required at run time, where `loadBundle` records it. */
   readonly external: readonly string[];
   readonly define?: Record<string, string>;
+  /** serverless.yml's (scripts/deploy/bundle-plugins.js), when the test needs what they do. */
+  readonly plugins?: readonly Plugin[];
 }
 
 export async function bundleHandler(
   entry: string,
-  { external, define = {} }: BundleOptions,
+  { external, define = {}, plugins = [] }: BundleOptions,
 ): Promise<{ code: string; metafile: Metafile }> {
   const result = await build({
     absWorkingDir: root,
@@ -29,6 +31,7 @@ export async function bundleHandler(
     minify: true,
     external: [...external],
     define,
+    plugins: [...plugins],
     write: false,
     metafile: true,
     logLevel: 'silent',
