@@ -56,7 +56,8 @@ const style = [
 export function htmlPage(title: string, base: string, body: string): string {
   return [
     '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">',
-    '<meta name="viewport" content="width=device-width, initial-scale=1">',
+    // an empty icon: without one a browser asks for /favicon.ico, which the service does not have (a 404)
+    '<meta name="viewport" content="width=device-width, initial-scale=1"><link rel="icon" href="data:,">',
     `<title>${html(title)}</title><style>${style}</style></head><body><header><b>Relational Resource Service</b>`,
     `${link(`${base}/res`, 'Resources')}${link(`${base}/explorer`, 'Explorer')}`,
     `${link(`${base}/openapi.json`, 'OpenAPI document')}</header><main>${body}</main></body></html>`,

@@ -85,7 +85,10 @@ describe('the page frame', () => {
   ];
 
   it.each(pages)('$name: viewport, the header under the prefix, an inline stylesheet, nothing loaded', async (made) => {
-    const html = await made.html();
+    const page = await made.html();
+    // the one link element: an empty icon, so that the browser asks for no /favicon.ico
+    expect(page.match(/<link[^>]*>/g)).toEqual(['<link rel="icon" href="data:,">']);
+    const html = page.replace('<link rel="icon" href="data:,">', '');
     expect(html).toMatch(/^<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">/);
     expect(html).toContain('<meta name="viewport" content="width=device-width, initial-scale=1">');
     expect(html).toContain(
