@@ -9,7 +9,7 @@ import type { Caller, Privilege } from '../auth/caller';
 import { privilegesOf } from '../auth/privileges-store';
 import { config } from '../config';
 import { definitionSource, resolveResource } from '../definitions/resolve-resource';
-import { MethodNotAllowedError, NotFoundError, ServiceError, toServiceError } from '../errors';
+import { NotFoundError, ServiceError, toServiceError } from '../errors';
 import { buildOpenApi } from '../openapi/build-openapi';
 import { parseQuery } from '../request/parse-query';
 import { pathOf } from '../routes';
@@ -23,6 +23,7 @@ import {
 } from '../serial/serialize-listing';
 import type { HttpRequest } from './from-event';
 import { negotiatePage } from './negotiate';
+import { requireGet } from './require-get';
 import { type HttpResponse, toResult, varyByAccept } from './to-result';
 
 /** Definitions loaded at once: enough to overlap catalogue queries, few enough for a small connection pool. */
@@ -35,7 +36,7 @@ export async function serveCatalog(request: HttpRequest, caller: Caller): Promis
   const openApiMatch = openApiPath.match(request.path);
   const match = openApiMatch ?? listingPath.match(request.path);
   if (!match) throw new NotFoundError('path_not_found', `No such path: ${request.path}; see /res and /openapi.json`);
-  if (request.method !== 'GET') throw new MethodNotAllowedError(request.method, ['GET']);
+  requireGet(request.method);
   const base = match.prefix;
   const headers = { 'Cache-Control': caller.signedIn ? 'private, no-cache' : 'no-cache' };
   const held = await heldBy(caller);

@@ -9,7 +9,7 @@ import type { Caller } from '../auth/caller';
 import { forgetPrivileges, privilegesOf } from '../auth/privileges-store';
 import { config } from '../config';
 import { definitionSource, reloadResource, resolveResource } from '../definitions/resolve-resource';
-import { MethodNotAllowedError, NotFoundError } from '../errors';
+import { NotFoundError } from '../errors';
 import { parseQuery } from '../request/parse-query';
 import type { SqlResource } from '../resource';
 import { pathOf } from '../routes';
@@ -21,6 +21,7 @@ import type { Representation } from '../serial/serialize-read';
 import { decodeLenient } from '../text';
 import type { HttpRequest } from './from-event';
 import { negotiatePage, prefersHtml } from './negotiate';
+import { requireGet } from './require-get';
 import { type HttpResponse, toResult, varyByAccept } from './to-result';
 
 /** Its `what` takes only definition, metadata, documentation and reload (the route table lists them). */
@@ -33,7 +34,7 @@ export async function serveConf(request: HttpRequest, caller: Caller): Promise<H
       'path_not_found',
       `No such path: ${request.path}; see /conf/{definition|metadata|documentation|reload}/{name}`,
     );
-  if (request.method !== 'GET') throw new MethodNotAllowedError(request.method, ['GET']);
+  requireGet(request.method);
   const name = decodeLenient(rawName);
   const settings = config();
   if (what === 'reload') requireRole(caller, settings.authAdminRole, `reload ${name}`);

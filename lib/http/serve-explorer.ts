@@ -7,11 +7,12 @@
  * no definition, so its function's bundle has no database driver: the handler's edges and the Swagger UI files.
  */
 import { signInAsked } from '../config';
-import { MethodNotAllowedError, NotFoundError } from '../errors';
+import { NotFoundError } from '../errors';
 import { pathOf } from '../routes';
 import { escapeHtml } from '../text';
 import { explorerAsset } from './explorer-asset';
 import type { HttpRequest } from './from-event';
+import { requireGet } from './require-get';
 import { type HttpResponse, toResult } from './to-result';
 
 const pagePath = pathOf('/explorer');
@@ -42,7 +43,7 @@ export async function serveExplorer(request: HttpRequest): Promise<HttpResponse>
   const page = pagePath.match(request.path);
   const asset = page ? undefined : assetOf(request.path);
   if (!page && !asset) throw new NotFoundError('path_not_found', `No such path: ${request.path}; see /explorer`);
-  if (request.method !== 'GET') throw new MethodNotAllowedError(request.method, ['GET']);
+  requireGet(request.method);
   if (!asset) {
     const html = explorerPage(page?.prefix ?? '', signInAsked());
     return toResult(200, 'text/html; charset=utf-8', html, { 'Cache-Control': 'no-cache' });

@@ -8,9 +8,10 @@
 import { createCache } from '../cache';
 import { type Config, config } from '../config';
 import { checkDatabases, type DatabaseCheck } from '../db/check-databases';
-import { MethodNotAllowedError, NotFoundError } from '../errors';
+import { NotFoundError } from '../errors';
 import { pathOf } from '../routes';
 import type { HttpRequest } from './from-event';
+import { requireGet } from './require-get';
 import { type HttpResponse, toResult } from './to-result';
 
 const health = pathOf('/health');
@@ -38,7 +39,7 @@ export async function serveHealth(request: HttpRequest): Promise<HttpResponse> {
   const databases = healthDb.match(request.path) !== undefined;
   if (!databases && health.match(request.path) === undefined)
     throw new NotFoundError('path_not_found', `No such path: ${request.path}; see /health and /health/db`);
-  if (request.method !== 'GET') throw new MethodNotAllowedError(request.method, ['GET', 'HEAD']);
+  requireGet(request.method);
   if (!databases) return toResult(200, 'application/json', JSON.stringify({ status: 'ok' }), noStore);
   const checks = await recentChecks.get(config());
   const failed = checks.some((check) => check.status === 'failed');

@@ -3,11 +3,12 @@
  * as application/xml; any other name under /xsd/ is a 404 naming the path. Serves only the bundled schema text:
  * must not read files or touch the pipeline, so its bundle stays small.
  */
-import { MethodNotAllowedError, NotFoundError } from '../errors';
+import { NotFoundError } from '../errors';
 import { pathOf } from '../routes';
 import { requestXsd } from '../xsd/request-xsd';
 import { responseXsd } from '../xsd/response-xsd';
 import type { HttpRequest } from './from-event';
+import { requireGet } from './require-get';
 import { type HttpResponse, toResult } from './to-result';
 
 /** A Map, so a name like `constructor` finds nothing. */
@@ -31,6 +32,6 @@ export async function serveXsd(request: HttpRequest): Promise<HttpResponse> {
       `No such path: ${request.path}; the schemas are /xsd/${[...schemas.keys()].join(' and /xsd/')}`,
     );
   }
-  if (request.method !== 'GET') throw new MethodNotAllowedError(request.method, ['GET']);
+  requireGet(request.method);
   return toResult(200, 'application/xml', schema, { 'Cache-Control': cacheControl });
 }

@@ -154,12 +154,12 @@ describe.each(targets())('GET /res and /openapi.json on $name', (target) => {
     );
   });
 
-  it('answers 406 for an Accept it cannot meet, and 405 with Allow: GET to other methods', async () => {
+  it('answers 406 for an Accept it cannot meet, and 405 with Allow: GET, HEAD to other methods', async () => {
     expect((await get('/res', { accept: 'text/csv' })).status).toBe(406);
     for (const p of ['/res', '/openapi.json']) {
       const reply = await invoke({ method: 'POST', path: p });
       expect(reply.status).toBe(405);
-      expect(reply.headers.allow).toBe('GET');
+      expect(reply.headers.allow).toBe('GET, HEAD');
     }
     const direct = await catalogHandler({
       version: '2.0',
@@ -169,7 +169,7 @@ describe.each(targets())('GET /res and /openapi.json on $name', (target) => {
       requestContext: { http: { method: 'DELETE', path: '/openapi.json' } },
     } as never);
     expect(direct.statusCode).toBe(405);
-    expect(direct.headers?.Allow).toBe('GET');
+    expect(direct.headers?.Allow).toBe('GET, HEAD');
   });
 
   it('serves an OpenAPI 3.1 document that validates, relative to "/", leaving Broken out and naming it', async () => {

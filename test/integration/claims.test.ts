@@ -405,6 +405,7 @@ describe.each(targets())('rows per caller on $name', (target) => {
         name: 'MyProjectTasks',
         status: 'ok',
         detail: 'one-to-many, 7 fields; rows per caller by the claim sub',
+        warnings: [],
       });
       expect((await validated('TenantProjects'))?.detail).toBe(
         'flat, 4 fields; rows per caller by the claims org.tenant, cognito:username',
@@ -416,6 +417,9 @@ describe.each(targets())('rows per caller on $name', (target) => {
           status: 'warning',
           detail:
             'flat, 4 fields; rows per caller by the claim sub; refuses every request (403 claim_missing): its query uses claims, and the service runs without sign-in (AUTH_ISSUER is not set)',
+          warnings: [
+            'refuses every request (403 claim_missing): its query uses claims, and the service runs without sign-in (AUTH_ISSUER is not set)',
+          ],
         });
       } finally {
         await useService(env());

@@ -268,7 +268,7 @@ describe.each(targets())('writes on $name', (target) => {
   it('405 carries an Allow header', async () => {
     const reply = await invoke({ method: 'PATCH', path: '/res/Item/1' });
     expect(reply.status).toBe(405);
-    expect(reply.headers.allow).toBe('GET, POST, PUT, DELETE');
+    expect(reply.headers.allow).toBe('GET, HEAD, POST, PUT, DELETE');
   });
 
   it('D1 deletes the rows listed in the body with their extension rows (D16a)', async () => {

@@ -61,6 +61,6 @@ describe('GET /xsd/{file}', () => {
     expect(JSON.parse(problem.body)).toMatchObject({ status: 404, code: 'path_not_found' });
     const post = await handler(v2('POST', '/xsd/Request.xsd'));
     expect(post.statusCode).toBe(405);
-    expect(post.headers?.Allow).toBe('GET');
+    expect(post.headers?.Allow).toBe('GET, HEAD');
   });
 });
