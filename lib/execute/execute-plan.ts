@@ -1,12 +1,12 @@
 /**
  * Runs a plan: a read, or the writes of one request in one transaction: commit when every statement
- * succeeded, roll back on any error. A constraint it breaks is reported in the resource's labels. A plan with the
+ * succeeded, roll back on any error (a write that is one statement runs alone, atomic by itself: one-statement). A constraint it breaks is reported in the resource's labels. A plan with the
  * caller's query (claims) reads through it; writes touch only the rows the query shows (shown-rows). A read that
  * may return many rows reads them a batch at a time, and stops as soon as it is over its cap or its caller's
  * limit: the database sends no more.
  */
 
-import type { Database, Row } from '../db/database';
+import type { Database, Executor, Row } from '../db/database';
 import { sqlShapeOf } from '../db/engines/registry';
 import { ConstraintError, TooLargeError } from '../errors';
 import type { ReadPlan, WritePlan } from '../plan/plan';
@@ -16,6 +16,7 @@ import { executeDelete } from './execute-delete';
 import { executeInsert, type WriteOutcome } from './execute-insert';
 import { executeUpdate } from './execute-update';
 import { labelViolation } from './label-violation';
+import { isOneStatement, oneStatementOn } from './one-statement';
 
 export type { WriteOutcome } from './execute-insert';
 
@@ -66,21 +67,25 @@ function tooManyRows(resource: SqlResource, cap: number): TooLargeError {
   );
 }
 
+/** A write of one statement runs as it is (atomic by itself: one round trip); any other in one transaction. */
 export async function executeWrite(db: Database, resource: SqlResource, plan: WritePlan): Promise<WriteOutcome> {
+  const write = (tx: Executor): Promise<WriteOutcome> => {
+    switch (plan.kind) {
+      case 'insert':
+        return executeInsert(tx, resource, plan.rows, plan.query);
+      case 'update':
+        return executeUpdate(tx, resource, plan.updates, plan.children, plan.query).then(affected);
+      case 'delete':
+        return executeDelete(tx, resource, plan.target, plan.children, plan.query).then(affected);
+    }
+  };
   try {
-    return await db.transaction(async (tx): Promise<WriteOutcome> => {
-      switch (plan.kind) {
-        case 'insert':
-          return executeInsert(tx, resource, plan.rows, plan.query);
-        case 'update':
-          return { rowsAffected: await executeUpdate(tx, resource, plan.updates, plan.children, plan.query) };
-        case 'delete':
-          return { rowsAffected: await executeDelete(tx, resource, plan.target, plan.children, plan.query) };
-      }
-    });
+    return await (isOneStatement(resource, plan) ? write(oneStatementOn(db)) : db.transaction(write));
   } catch (error) {
     throw error instanceof ConstraintError
       ? new ConstraintError(error.violation, labelViolation(resource, error.violation), error.cause)
       : error;
   }
 }
+
+const affected = (rowsAffected: number): WriteOutcome => ({ rowsAffected });

@@ -6,10 +6,10 @@
  * trip: an unnamed one is sent whole (patches/postgres+3.4.9.patch: postgres.js would describe it first, a round
  * trip of its own), a named one once it is prepared; counted by a proxy as the messages the client sends.
  */
-import net from 'node:net';
 import { readConfig } from '../../lib/config';
 import type { Database } from '../../lib/db/database';
 import { connectPostgres } from '../../lib/db/engines/postgres/connect-postgres';
+import { countingProxy } from '../support/counting-proxy';
 import { type TestDatabase, targets } from '../support/databases';
 
 const options = { connectTimeoutMs: 3000, statementTimeoutMs: 10000, poolSize: 1, idleTimeoutS: 300 };
@@ -76,29 +76,8 @@ describe.each(targets().filter((t) => t.engine === 'postgres'))('prepared statem
     expect((await db.run(preparedNames)).rows).toHaveLength(before);
   });
 
-  /** A loopback proxy to the test database that counts what the client sends: one chunk per round trip. */
-  async function countingProxy(): Promise<{ url: string; sent(): number; close(): void }> {
-    const target = new URL(testDb.url);
-    let chunks = 0;
-    const server = net.createServer((client) => {
-      const upstream = net.connect(Number(target.port), target.hostname);
-      client.on('data', () => chunks++);
-      client.pipe(upstream).pipe(client);
-      const end = () => {
-        client.destroy();
-        upstream.destroy();
-      };
-      client.on('error', end).on('close', end);
-      upstream.on('error', end).on('close', end);
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const url = new URL(testDb.url);
-    url.port = String((server.address() as net.AddressInfo).port);
-    return { url: url.toString(), sent: () => chunks, close: () => server.close() };
-  }
-
   it.each([false, true])('runs a statement with parameters in one round trip (prepare: %s)', async (prepare) => {
-    const proxy = await countingProxy();
+    const proxy = await countingProxy(testDb.url);
     const db = connectPostgres(proxy.url, { ...options, prepare });
     opened.push(db);
     try {
