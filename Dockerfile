@@ -3,7 +3,8 @@
 # DB_POOL_SIZE, MAX_BODY_BYTES...). Build and run:
 #   docker build -t relational-resource-service .
 #   docker run --rm -p 3000:3000 -e DATABASE_URL=postgres://user:pass@db:5432/bookstore relational-resource-service
-# Stage 1 bundles scripts/serve.ts with esbuild into one file; stage 2 runs it with node, as the user node.
+# Stage 1 bundles scripts/serve.ts with esbuild into one file (npm run build:serve, the bundle `npm run serve` runs
+# too); stage 2 runs it with node, as the user node.
 
 FROM node:22-bookworm-slim AS build
 WORKDIR /src
@@ -15,7 +16,7 @@ COPY tsconfig.json ./
 COPY lib ./lib
 COPY handlers ./handlers
 COPY scripts/serve.ts ./scripts/serve.ts
-RUN npx esbuild scripts/serve.ts --bundle --minify --platform=node --target=node22 --outfile=dist/serve.js
+RUN npm run build:serve
 
 FROM node:22-bookworm-slim
 ENV NODE_ENV=production \
