@@ -2,7 +2,7 @@
  * `npm run bench:http`: the server mode measured against its ceiling, over loopback HTTP. For each database it
  * seeds the demo bookstore into a database of its own (rrs_bench_http), starts the ceiling server
  * (scripts/bench/ceiling-server.ts: node:http + driver + hand-written XML for fixed queries) and the server mode
- * (scripts/serve.ts) on it, and drives both with the same bounded load (autocannon: CONNECTIONS connections, a
+ * as `npm run serve` runs it (the bundle of scripts/serve.ts that `npm run build:serve` builds) on it, and drives both with the same bounded load (autocannon: CONNECTIONS connections, a
  * warm-up, then the measured seconds) for R2 by key, R1 with 100 flat rows, R1 with 100 nested rows and C1.
  * Before each read is measured, both answer it once and must answer the same (status, Content-Type, body bytes).
  * Prints req/s, p50 and p99 of both and the ratio; never asserted by a test.
@@ -10,6 +10,7 @@
  * The URLs default to TEST_PG_URL and TEST_MYSQL_URL; without either it uses the embedded PGlite demo. The
  * server mode runs with the environment given (LOG_LEVEL=WARN drops its per-request log line, say).
  */
+import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import autocannon from 'autocannon';
 import { maskUrl } from '../../lib/db/mask-url';
@@ -144,7 +145,7 @@ async function benchDatabase(db: string, url: string, options: Options, print: (
   const env = { ...process.env, DATABASE_URL: url, DATABASE_URL_BOOKSTORE: url, HOST: '127.0.0.1' };
   const [top, ours] = [await freePort(), await freePort()];
   const ceiling = await startScript('scripts/bench/ceiling-server.ts', { ...env, PORT: String(top) }, 'listening', top);
-  const service = await startScript('scripts/serve.ts', { ...env, PORT: String(ours) }, 'listening', ours);
+  const service = await startScript('dist/serve.js', { ...env, PORT: String(ours) }, 'listening', ours);
   const rows: Row[] = [];
   try {
     for (const c of cases) {
@@ -178,11 +179,13 @@ async function benchDatabase(db: string, url: string, options: Options, print: (
 
 async function main(): Promise<void> {
   const options = readOptions(process.argv.slice(2));
+  // the service as `npm run serve` runs it: compiled, not through tsx
+  execFileSync('npm', ['run', '--silent', 'build:serve'], { stdio: 'inherit' });
   // with the JSON on stdout, the table goes to stderr
   const print = (line: string) => (options.json === '-' ? console.error(line) : console.log(line));
   print(
     `bench:http: ${options.connections} connections, ${options.warmup} s warm-up, ${options.seconds} s measured per run; loopback; ` +
-      `the service with LOG_LEVEL=${process.env.LOG_LEVEL || 'INFO'}, DB_PREPARE=${process.env.DB_PREPARE || 'true'}`,
+      `the service (dist/serve.js) with LOG_LEVEL=${process.env.LOG_LEVEL || 'INFO'}, DB_PREPARE=${process.env.DB_PREPARE || 'true'}`,
   );
   const rows: Row[] = [];
   for (const { db, url } of options.databases) {

@@ -1,5 +1,6 @@
 /**
- * Starting a script of the project for a benchmark: tsx runs it in a process group of its own, its output going
+ * Starting a script of the project for a benchmark: tsx runs it (node, when it is a built `.js` bundle) in a
+ * process group of its own, its output going
  * to a file in the temporary folder (the service logs a line per request), until the output says `ready`.
  * `stop()` sends SIGTERM to the group and waits for the script to exit.
  */
@@ -12,7 +13,7 @@ const root = path.resolve(__dirname, '..', '..');
 
 export interface Running {
   readonly port: number;
-  /** The script's tsx, which leads the process group (and session) the script runs in. */
+  /** The script's tsx (or node), which leads the process group (and session) the script runs in. */
   readonly pid: number;
   stop(): Promise<void>;
 }
@@ -27,8 +28,8 @@ export async function startScript(
 ): Promise<Running> {
   const log = path.join(tmpdir(), `rrs-bench-${path.basename(script, '.ts')}-${port}.log`);
   const fd = openSync(log, 'w');
-  const tsx = path.join(root, 'node_modules', '.bin', 'tsx');
-  const child: ChildProcess = spawn(tsx, [script], { cwd, env, stdio: ['ignore', fd, fd], detached: true });
+  const runner = script.endsWith('.js') ? process.execPath : path.join(root, 'node_modules', '.bin', 'tsx');
+  const child: ChildProcess = spawn(runner, [script], { cwd, env, stdio: ['ignore', fd, fd], detached: true });
   closeSync(fd);
   const deadline = Date.now() + 60_000;
   while (!readFileSync(log, 'utf8').includes(ready)) {
