@@ -10,12 +10,12 @@ import type { Executor } from '../db/database';
 import { sqlShapeOf } from '../db/engines/registry';
 import type { Target, WritePlan } from '../plan/plan';
 import type { SqlResource } from '../resource';
-import { chunks } from './statement-size';
+import { keysPerStatement } from './statement-size';
 
 /** Rows found by keys the resource shows whole (no check), or by a filter the statement's WHERE can say alone. */
 function oneStatementTarget(resource: SqlResource, target: Target): boolean {
   if (target.kind === 'filter') return target.match.by === 'where';
-  return resource.showsEveryRow === true && chunks(target.keys).length <= 1;
+  return resource.showsEveryRow === true && target.keys.length <= keysPerStatement;
 }
 
 export function isOneStatement(resource: SqlResource, plan: WritePlan): boolean {

@@ -11,11 +11,11 @@ import type { SqlShape } from '../sql-shape';
 import type { Value } from '../values';
 
 /** Keys per statement. */
-const chunkSize = 500;
+export const keysPerStatement = 500;
 
 export function chunks<T>(items: readonly T[]): T[][] {
   const out: T[][] = [];
-  for (let i = 0; i < items.length; i += chunkSize) out.push(items.slice(i, i + chunkSize));
+  for (let i = 0; i < items.length; i += keysPerStatement) out.push(items.slice(i, i + keysPerStatement));
   return out;
 }
 
