@@ -1,12 +1,12 @@
 /**
- * The /res pipeline, top to bottom: check the caller's privilege for the resource and operation, parse the
- * request, negotiate the response type (a read answers a browser with a page of rows), resolve the resource, plan
- * (with the caller's claims), execute, serialize. Only the order lives here: each stage throws typed errors, and lib/http/create-handler turns any of
- * them into the response. What the request turned out to be (resource, operation, rows) is noted for its log line.
- * A write on a resource built from a catalog snapshot waits for the snapshot's check; a read does not, and one
- * that the database refuses because the snapshot turns out stale is served once more, loaded from the catalog.
- * A read returns at most its cap of rows (the definition's, else MAX_ROWS) and MAX_RESULT_BYTES, both kept while
- * its rows arrive.
+ * The /res pipeline, top to bottom: check the caller's privilege for the resource and operation, parse the request,
+ * negotiate the response type (a read answers a browser with a page of rows), resolve the resource, plan (with the
+ * caller's claims), execute, serialize. Only the order lives here: each stage throws typed errors, and
+ * lib/http/create-handler turns any of them into the response. What the request turned out to be (resource,
+ * operation, rows) is noted for its log line. A write on a resource built from a catalog snapshot waits for the
+ * snapshot's check; a read does not, and one that the database refuses because the snapshot turns out stale is served
+ * once more, loaded from the catalog. A read returns at most its cap of rows (the definition's, else MAX_ROWS) and
+ * MAX_RESULT_BYTES, both kept while its rows arrive.
  */
 import { authorize } from './auth/authorize';
 import type { Caller, Privilege } from './auth/caller';
@@ -102,7 +102,7 @@ async function serveRead(
   const plan = planRead(resource, request, caller.claims, resource.maxRows ?? settings.maxRows);
   const rows = await executeRead(readDb, resource, plan, meterResult(resource, settings.maxResultBytes));
   noteRequest({ rows: rows.length });
-  const page = readPageOf(http, request, rows.length);
+  const page = () => readPageOf(http, request, rows.length);
   const body = await serializeRead(resource, groupRows(resource, rows), output, page);
   checkResultSize(body, settings.maxResultBytes);
   const cacheControl = caller.signedIn ? privateCacheControl(resource.cacheControl) : resource.cacheControl;

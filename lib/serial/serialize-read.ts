@@ -17,13 +17,14 @@ export async function serializeRead(
   resource: SqlResource,
   rows: readonly OutRow[],
   type: Representation,
-  page: ReadPage,
+  page: () => ReadPage,
 ): Promise<string>;
+/** `page`: what a page of rows links from, asked only when the answer is a page. */
 export async function serializeRead(
   resource: SqlResource,
   rows: readonly OutRow[],
   type: Representation,
-  page?: ReadPage,
+  page?: () => ReadPage,
 ): Promise<string> {
   switch (type) {
     case 'application/xml':
@@ -33,6 +34,6 @@ export async function serializeRead(
     case htmlType:
       // the overloads give a page with HTML: only a call around them could leave it out
       if (page === undefined) throw new Error('An HTML page of rows needs the read it shows (ReadPage)');
-      return rowsHtml(resource, rows, page);
+      return rowsHtml(resource, rows, page());
   }
 }
