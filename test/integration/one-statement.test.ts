@@ -29,40 +29,34 @@ describe('which writes are one statement', () => {
     name: string;
     plan: WritePlan;
     resource?: (e: EngineName) => SqlResource;
-    postgres: boolean;
-    mysql: boolean;
+    oneStatement: boolean | 'where it returns';
   }[] = [
     {
-      name: 'an insert of one row (RETURNING gives it back)',
+      name: 'an insert of one row (where RETURNING gives it back)',
       plan: { kind: 'insert', rows: [row] },
-      postgres: true,
-      mysql: false,
+      oneStatement: 'where it returns',
     },
-    { name: 'an insert of two rows', plan: { kind: 'insert', rows: [row, row] }, postgres: false, mysql: false },
+    { name: 'an insert of two rows', plan: { kind: 'insert', rows: [row, row] }, oneStatement: false },
     {
       name: 'an insert with a caller query',
       plan: { kind: 'insert', rows: [row], query: { parts: ['q'], values: [] } },
-      postgres: false,
-      mysql: false,
+      oneStatement: false,
     },
     {
       name: 'an insert of no field',
       plan: { kind: 'insert', rows: [{ parent: {}, extensions: [] }] },
-      postgres: false,
-      mysql: false,
+      oneStatement: false,
     },
     {
       name: 'an update by key',
       plan: { kind: 'update', updates: [{ target: byKey, parent: { title: 'x' }, extensions: [] }], children: [] },
-      postgres: true,
-      mysql: true,
+      oneStatement: true,
     },
     {
       name: 'an update by key of a resource that shows some rows only (checked first)',
       plan: { kind: 'update', updates: [{ target: byKey, parent: { title: 'x' }, extensions: [] }], children: [] },
       resource: (e) => book(e, false),
-      postgres: false,
-      mysql: false,
+      oneStatement: false,
     },
     {
       name: 'two updates',
@@ -74,10 +68,9 @@ describe('which writes are one statement', () => {
         ],
         children: [],
       },
-      postgres: false,
-      mysql: false,
+      oneStatement: false,
     },
-    { name: 'a delete by key', plan: { kind: 'delete', target: byKey, children: [] }, postgres: true, mysql: true },
+    { name: 'a delete by key', plan: { kind: 'delete', target: byKey, children: [] }, oneStatement: true },
     {
       name: 'a delete of 501 keys (two statements)',
       plan: {
@@ -85,28 +78,30 @@ describe('which writes are one statement', () => {
         target: { kind: 'keys', keys: Array.from({ length: 501 }, (_, i) => [String(i)]) },
         children: [],
       },
-      postgres: false,
-      mysql: false,
+      oneStatement: false,
     },
     {
       name: 'a write on a resource of two tables',
       plan: { kind: 'delete', target: byKey, children: [] },
       resource: (e) => ({ ...book(e), tables: bookResource(e).tables }),
-      postgres: false,
-      mysql: false,
+      oneStatement: false,
     },
     {
       name: 'a write on a hierarchical resource',
       plan: { kind: 'delete', target: byKey, children: [] },
       resource: personTasksResource,
-      postgres: false,
-      mysql: false,
+      oneStatement: false,
     },
   ];
-  it.each(cases.flatMap((c) => engineNames.map((engine) => ({ ...c, engine }))))('$engine: $name', (c) => {
-    const resource = (c.resource ?? book)(c.engine);
-    expect(isOneStatement(resource, c.plan)).toBe(c[c.engine]);
-  });
+  const where = engineNames.flatMap((engine) => [true, false].map((insertsReturn) => ({ engine, insertsReturn })));
+  it.each(cases.flatMap((c) => where.map((w) => ({ ...c, ...w }))))(
+    '$engine, inserts return $insertsReturn: $name',
+    (c) => {
+      const resource = (c.resource ?? book)(c.engine);
+      const expected = c.oneStatement === 'where it returns' ? c.insertsReturn : c.oneStatement;
+      expect(isOneStatement(resource, c.plan, c.insertsReturn)).toBe(expected);
+    },
+  );
 });
 
 const definition = (query: string, tables: string) => `<rs:sqlResource xmlns:rs="http://restsql.org/schema">
@@ -114,6 +109,13 @@ const definition = (query: string, tables: string) => `<rs:sqlResource xmlns:rs=
   <metadata>${tables}</metadata>
 </rs:sqlResource>
 `;
+
+/** MariaDB 10.5+ takes INSERT ... RETURNING; MySQL does not (PostgreSQL always does). */
+async function insertsReturn(db: TestDatabase): Promise<boolean> {
+  const version = String((await db.exec('SELECT VERSION() AS v'))[0]?.v);
+  const [major = 0, minor = 0] = version.split('.').map((part) => Number.parseInt(part, 10));
+  return /mariadb/i.test(version) && (major > 10 || (major === 10 && minor >= 5));
+}
 
 describe.each(targets())('round trips of a write on $name', (target) => {
   let db: TestDatabase;
@@ -160,9 +162,25 @@ describe.each(targets())('round trips of a write on $name', (target) => {
       body: 'label=new&weight=2',
     });
     expect(status).toBe(200);
-    // MySQL and MariaDB read the row back by its generated key: a statement of its own, so in a transaction
-    expect(trips).toBe(target.engine === 'postgres' ? 1 : 4);
+    // PostgreSQL and MariaDB 10.5+ give it back (RETURNING); MySQL reads it back by its key, in a transaction
+    expect(trips).toBe(target.engine === 'postgres' || (await insertsReturn(db)) ? 1 : 4);
     expect(await count("label = 'new'")).toBe(1);
+    // the row as stored comes back, its generated key with it
+    const echo = await invoke({ method: 'POST', path: '/res/Tag', headers: json, body: '{"tags":[{"label":"echo"}]}' });
+    const stored = await db.exec("SELECT tag_id FROM tag WHERE label = 'echo'");
+    expect(JSON.parse(echo.body)).toEqual({
+      rowsAffected: 1,
+      tags: [{ tag_id: Number(stored[0]?.tag_id), label: 'echo', weight: null }],
+    });
+  });
+
+  it('an insert of two rows: in a transaction, the rows given back by the same statement', async () => {
+    const body = JSON.stringify({ tags: [{ label: 'two-a' }, { label: 'two-b' }] });
+    const [status, trips] = await roundTrips({ method: 'POST', path: '/res/Tag', headers: json, body });
+    expect(status).toBe(200);
+    // BEGIN, one INSERT, COMMIT (MySQL also asks how its server reads back inserts, then reads them by key)
+    expect(trips).toBe(target.engine === 'postgres' || (await insertsReturn(db)) ? 3 : 5);
+    expect(await count("label LIKE 'two-%'")).toBe(2);
   });
 
   it('an update and a delete by key: one round trip each', async () => {
