@@ -4,15 +4,13 @@
  * table of cases; writes of several statements keep their transaction, and one whose second statement fails
  * leaves nothing behind. On PGlite, and on each server whose URL is set.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { closeDatabases } from '../../lib/db/select-database';
 import { isOneStatement } from '../../lib/execute/one-statement';
 import type { WritePlan } from '../../lib/plan/plan';
 import type { EngineName, SqlResource } from '../../lib/resource';
 import { type CountingProxy, countingProxy } from '../support/counting-proxy';
 import { type TestDatabase, targets } from '../support/databases';
+import { type DefinitionFolder, definitionFolder, tagDefinition } from '../support/definition-folder';
 import { bookResource, engineNames, personTasksResource } from '../support/resources';
 import { testData, testSchema } from '../support/schema';
 import { invoke, useService } from '../support/service';
@@ -104,12 +102,6 @@ describe('which writes are one statement', () => {
   );
 });
 
-const definition = (query: string, tables: string) => `<rs:sqlResource xmlns:rs="http://restsql.org/schema">
-  <query>${query}</query>
-  <metadata>${tables}</metadata>
-</rs:sqlResource>
-`;
-
 /** MariaDB 10.5+ takes INSERT ... RETURNING; MySQL does not (PostgreSQL always does). */
 async function insertsReturn(db: TestDatabase): Promise<boolean> {
   const version = String((await db.exec('SELECT VERSION() AS v'))[0]?.v);
@@ -120,7 +112,7 @@ async function insertsReturn(db: TestDatabase): Promise<boolean> {
 describe.each(targets())('round trips of a write on $name', (target) => {
   let db: TestDatabase;
   let proxy: CountingProxy;
-  let folder: string;
+  let folder: DefinitionFolder;
   const form = { 'content-type': 'application/x-www-form-urlencoded' };
   const json = { 'content-type': 'application/json', accept: 'application/json' };
   const count = async (where: string) => Number((await db.exec(`SELECT COUNT(*) AS n FROM tag WHERE ${where}`))[0]?.n);
@@ -135,23 +127,16 @@ describe.each(targets())('round trips of a write on $name', (target) => {
     db = await target.create();
     for (const statement of testSchema(target.engine)) await db.exec(statement);
     for (const statement of testData(target.engine)) await db.exec(statement);
-    folder = mkdtempSync(path.join(tmpdir(), 'rrs-one-statement-'));
-    writeFileSync(
-      path.join(folder, 'Tag.xml'),
-      definition(
-        'select tag_id, label, weight from tag',
-        '<table name="tag" role="Parent" rowAlias="tag" rowSetAlias="tags"/>',
-      ),
-    );
+    folder = definitionFolder('one-statement', { Tag: tagDefinition });
     proxy = await countingProxy(db.url);
-    await useService({ DATABASE_URL: proxy.url, DEFINITIONS_DIR: folder });
+    await useService({ DATABASE_URL: proxy.url, DEFINITIONS_DIR: folder.path });
     expect((await invoke({ method: 'GET', path: '/res/Tag/1' })).status).toBe(200); // connects, reads the catalog
   });
   afterAll(async () => {
     await closeDatabases();
     proxy?.close();
     await db?.drop();
-    if (folder) rmSync(folder, { recursive: true, force: true });
+    folder?.remove();
   });
 
   it('an insert of one row: one round trip where the database gives the row back in the same statement', async () => {
