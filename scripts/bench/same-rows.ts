@@ -16,7 +16,7 @@ const DATE_TIME = /^(\d{4}-\d\d-\d\d)(?:[T ](\d\d:\d\d:\d\d)(\.\d+)?Z?)?$/;
 export function canonical(value: unknown): string {
   if (typeof value === 'boolean') return value ? '1' : '0';
   if (typeof value === 'number') return String(value);
-  if (typeof value !== 'string') return JSON.stringify(value);
+  if (typeof value !== 'string') return JSON.stringify(value) ?? 'undefined';
   if (NUMBER.test(value)) return String(Number(value));
   const dateTime = DATE_TIME.exec(value);
   if (!dateTime) return value;
