@@ -12,18 +12,16 @@
  */
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
-import autocannon from 'autocannon';
 import { maskUrl } from '../../lib/db/mask-url';
 import { seedUrl } from '../demo/seed';
 import { freePort } from '../free-port';
+import { urlOf } from '../scratch-database';
 import { startEmbeddedDatabase } from '../start';
+import { type Figures, type LoadOptions, measure, type BenchRequest as Request, readLoadOptions } from './load';
 import { startScript } from './start-script';
 
-interface Options {
+interface Options extends LoadOptions {
   readonly databases: { readonly db: string; readonly url?: string }[];
-  readonly seconds: number;
-  readonly warmup: number;
-  readonly connections: number;
   readonly json?: string;
 }
 
@@ -39,21 +37,10 @@ function readOptions(argv: readonly string[]): Options {
   const next = argv[at + 1];
   return {
     databases: databases.length > 0 ? databases : [{ db: 'pglite' }],
-    seconds: Number(value('--seconds') ?? 10),
-    warmup: Number(value('--warmup') ?? 3),
-    connections: Number(value('--connections') ?? 10),
+    ...readLoadOptions(value),
     ...(at < 0 ? {} : { json: next && !next.startsWith('--') ? next : '-' }),
   };
 }
-
-/** The same URL naming the benchmark's own database. */
-function benchUrl(url: string): string {
-  const parsed = new URL(url);
-  parsed.pathname = '/rrs_bench_http';
-  return parsed.toString();
-}
-
-type Request = { method: 'GET' | 'POST'; path: string; body?: string; headers?: Record<string, string> };
 
 interface Case {
   readonly name: string;
@@ -65,8 +52,6 @@ interface Case {
 
 const form = { 'content-type': 'application/x-www-form-urlencoded' };
 const run = Date.now().toString(36);
-/** Numbers the requests of the whole run, so no two inserts repeat a (unique) name. */
-let n = 0;
 
 const cases: readonly Case[] = [
   {
@@ -94,26 +79,6 @@ const cases: readonly Case[] = [
   },
 ];
 
-interface Figures {
-  readonly rps: number;
-  readonly p50: number;
-  readonly p99: number;
-}
-
-/** Bounded load: `connections` connections, one request in flight each, for `seconds`; non-2xx responses fail it. */
-async function load(port: number, request: (n: number) => Request, seconds: number, connections: number) {
-  const result = await autocannon({
-    url: `http://127.0.0.1:${port}`,
-    connections,
-    pipelining: 1,
-    duration: seconds,
-    requests: [{ setupRequest: (req) => ({ ...req, ...request(n++) }) }],
-  });
-  if (result.non2xx > 0 || result.errors > 0 || result.timeouts > 0)
-    throw new Error(`port ${port}: ${result.non2xx} non-2xx, ${result.errors} errors, ${result.timeouts} timeouts`);
-  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99 } satisfies Figures;
-}
-
 /** The ceiling must not do less than the service: for a read, the same body and Content-Type. */
 async function checkSameAnswer(c: Case, service: number, ceiling: number): Promise<void> {
   const get = async (port: number, request: Request) => {
@@ -124,9 +89,12 @@ async function checkSameAnswer(c: Case, service: number, ceiling: number): Promi
   if (ours !== top) throw new Error(`${c.name}: the ceiling's answer differs from the service's:\n${top}\n${ours}`);
 }
 
-async function measure(port: number, request: (n: number) => Request, options: Options): Promise<Figures> {
-  if (options.warmup > 0) await load(port, request, options.warmup, options.connections);
-  return load(port, request, options.seconds, options.connections);
+/** The ceiling's load and the service's must answer 2xx, every request. */
+async function measureAll2xx(port: number, request: (n: number) => Request, options: Options): Promise<Figures> {
+  const figures = await measure(port, request, options);
+  if (figures.non2xx > 0 || figures.failed > 0)
+    throw new Error(`port ${port}: ${figures.non2xx} non-2xx, ${figures.failed} errors or timeouts`);
+  return figures;
 }
 
 interface Row {
@@ -151,8 +119,8 @@ async function benchDatabase(db: string, url: string, options: Options, print: (
     for (const c of cases) {
       if (c.read) await checkSameAnswer(c, service.port, ceiling.port);
       // the ceiling first, then the service, on the same data: each case's two runs are back to back
-      const top = await measure(ceiling.port, c.ceiling, options);
-      const ours = await measure(service.port, c.service, options);
+      const top = await measureAll2xx(ceiling.port, c.ceiling, options);
+      const ours = await measureAll2xx(service.port, c.service, options);
       const row = {
         name: c.name,
         db,
@@ -190,7 +158,7 @@ async function main(): Promise<void> {
   const rows: Row[] = [];
   for (const { db, url } of options.databases) {
     if (url) {
-      const own = benchUrl(url);
+      const own = urlOf(url, 'rrs_bench_http');
       await seedUrl(own);
       print(`${db}: the demo seeded into ${maskUrl(own)}`);
       rows.push(...(await benchDatabase(db, own, options, print)));
