@@ -3,23 +3,22 @@
  * node) beside the development mode (`npm run serve:dev`: scripts/serve.ts through tsx), on the same seeded demo:
  * how long each takes from spawn to listening (the median of STARTS starts), its resident memory at idle once
  * started (the sum over its process group: tsx runs the script in a child node), and under a bounded load of one-row
- * reads (autocannon, 10 connections, a warm-up then the measured seconds): requests/s and the most memory seen.
+ * reads (bench:http's load: autocannon, 10 connections, a warm-up then the measured seconds): requests/s and the most memory seen.
  * Prints figures; never asserted by a test.
- *   npm run bench:serve -- [--pg URL] [--seconds 10] [--warmup 3] [--starts 5]
+ *   npm run bench:serve -- [--pg URL] [--seconds 10] [--warmup 3] [--connections 10] [--starts 5]
  * The URL defaults to TEST_PG_URL (the demo is seeded into rrs_bench_serve there); without one, the embedded demo.
  */
 import { execFileSync } from 'node:child_process';
-import autocannon from 'autocannon';
 import { maskUrl } from '../../lib/db/mask-url';
 import { seedUrl } from '../demo/seed';
 import { freePort } from '../free-port';
 import { startEmbeddedDatabase } from '../start';
+import { measure, readLoadOptions } from './load';
 import { option } from './option';
 import { groupMembers, rssKb, whileSampling } from './process-rss';
 import { type Running, startScript } from './start-script';
 
-const seconds = Number(option('--seconds') ?? 10);
-const warmup = Number(option('--warmup') ?? 3);
+const options = readLoadOptions(option);
 const starts = Number(option('--starts') ?? 5);
 
 const modes = [
@@ -38,18 +37,12 @@ async function start(script: string, url: string): Promise<{ running: Running; m
   return { running, ms: performance.now() - began };
 }
 
-/** One-row reads by key, `connections` at a time, for `duration` seconds; any answer but 2xx fails the run. */
-async function reads(port: number, duration: number): Promise<number> {
-  let n = 0;
-  const result = await autocannon({
-    url: `http://127.0.0.1:${port}`,
-    connections: 10,
-    duration,
-    requests: [{ setupRequest: (req) => ({ ...req, path: `/res/Book/${(n++ % 200) + 1}` }) }],
-  });
-  if (result.non2xx > 0 || result.errors > 0 || result.timeouts > 0)
-    throw new Error(`${result.non2xx} non-2xx, ${result.errors} errors, ${result.timeouts} timeouts`);
-  return result.requests.average;
+/** One-row reads by key under bench:http's load; any answer but 2xx fails the run. */
+async function reads(port: number): Promise<number> {
+  const figures = await measure(port, (n) => ({ method: 'GET', path: `/res/Book/${(n % 200) + 1}` }), options);
+  if (figures.non2xx > 0 || figures.failed > 0)
+    throw new Error(`${figures.non2xx} answers not 2xx, ${figures.failed} requests without an answer`);
+  return figures.rps;
 }
 
 async function measureMode(mode: (typeof modes)[number], url: string): Promise<string> {
@@ -66,8 +59,7 @@ async function measureMode(mode: (typeof modes)[number], url: string): Promise<s
     await fetch(`http://127.0.0.1:${running.port}/res/Book/1`);
     await new Promise((resolve) => setTimeout(resolve, 1000));
     const idle = rssKb(groupMembers(running.pid));
-    if (warmup > 0) await reads(running.port, warmup);
-    const { result: rps, rss } = await whileSampling(running.pid, () => reads(running.port, seconds));
+    const { result: rps, rss } = await whileSampling(running.pid, () => reads(running.port));
     return (
       `${mode.name.padEnd(36)} listening after ${median(times).toFixed(0)} ms (median of ${times.length}; ` +
       `min ${Math.min(...times).toFixed(0)}, max ${Math.max(...times).toFixed(0)}); memory at idle ${mib(idle)}; ` +
@@ -91,7 +83,7 @@ async function main(): Promise<void> {
       await seedUrl(url);
     }
     console.log(
-      `bench:serve: ${starts} starts each; R2 by 10 connections, ${warmup} s warm-up, ${seconds} s measured; LOG_LEVEL=INFO, DB_POOL_SIZE=10; database ${maskUrl(url)}`,
+      `bench:serve: ${starts} starts each; R2 by ${options.connections} connections, ${options.warmup} s warm-up, ${options.seconds} s measured (memory at most: over both); LOG_LEVEL=INFO, DB_POOL_SIZE=10; database ${maskUrl(url)}`,
     );
     for (const mode of modes) console.log(await measureMode(mode, url));
   } finally {
