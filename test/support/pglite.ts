@@ -21,10 +21,15 @@ const fill: Record<PgliteContent, (db: PGlite) => Promise<unknown>> = {
   demo: (db) => seedDemo((sql) => db.exec(sql), 'postgres'),
 };
 
+/** Where the run keeps its snapshot of `content`; undefined when jest ran without the global setup. */
+function snapshotPath(content: PgliteContent): string | undefined {
+  const dir = process.env[SNAPSHOTS_DIR_VARIABLE];
+  return dir ? path.join(dir, `${content}.tar`) : undefined;
+}
+
 /** A new in-memory PGlite with `content`, loaded from the run's snapshot once one exists. */
 export async function createPglite(content: PgliteContent = 'empty'): Promise<PGlite> {
-  const dir = process.env[SNAPSHOTS_DIR_VARIABLE];
-  const file = dir ? path.join(dir, `${content}.tar`) : undefined;
+  const file = snapshotPath(content);
   if (file && existsSync(file)) return PGlite.create({ loadDataDir: new Blob([readFileSync(file)]) });
   const db = await PGlite.create();
   await fill[content](db);
@@ -36,6 +41,16 @@ export async function createPglite(content: PgliteContent = 'empty'): Promise<PG
     renameSync(partial, file);
   }
   return db;
+}
+
+/**
+ * The run's snapshot file of `content`, made now if no test has made it yet: for `npm start` processes, which load
+ * it instead of seeding the demo (scripts/start.ts, RRS_DEMO_SNAPSHOT).
+ */
+export async function snapshotFile(content: PgliteContent): Promise<string | undefined> {
+  const file = snapshotPath(content);
+  if (file && !existsSync(file)) await (await createPglite(content)).close();
+  return file;
 }
 
 /** For the global setup: the run's folder of snapshots, named in the environment the test workers inherit. */
