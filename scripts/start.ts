@@ -6,6 +6,7 @@
  * It never prints a password.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import postgres from 'postgres';
@@ -42,11 +43,23 @@ async function checkConnections(url: string): Promise<void> {
   }
 }
 
+/**
+ * A new PGlite with the demo bookstore. RRS_DEMO_SNAPSHOT, which the tests set, names a dump of a PGlite data folder
+ * already seeded with it (PGlite's dumpDataDir) to load instead: initdb and the seed take seconds on a small
+ * machine, and a test run starts npm start dozens of times.
+ */
+async function openDemo(): Promise<PGlite> {
+  const snapshot = process.env.RRS_DEMO_SNAPSHOT;
+  if (snapshot) return PGlite.create({ loadDataDir: new Blob([readFileSync(snapshot)]) });
+  const db = await PGlite.create();
+  await seedDemo((statement) => db.exec(statement), 'postgres');
+  return db;
+}
+
 /** PGlite in memory with the demo bookstore, served on a free port of 127.0.0.1. */
 export async function startEmbeddedDatabase(): Promise<LocalDatabase> {
   console.log('Starting PGlite (embedded PostgreSQL, in memory) with the demo bookstore...');
-  const db = await PGlite.create();
-  await seedDemo((statement) => db.exec(statement), 'postgres');
+  const db = await openDemo();
   const server = await startPgliteServer(db, { maxConnections: MAX_CONNECTIONS });
   const url = server.url('bookstore');
   const stop = async () => {

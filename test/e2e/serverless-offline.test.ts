@@ -5,10 +5,10 @@
  * only DATABASE_URL_BOOKSTORE names.
  */
 import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
-import { seedDemo } from '../../scripts/demo/seed';
+import type { PGlite } from '@electric-sql/pglite';
 import { type PgliteServer, startPgliteServer } from '../../scripts/pglite-server';
 import { freePort, type LocalProcess, root, serviceEnv, startProcess } from '../support/local-process';
+import { createPglite } from '../support/pglite';
 
 let db: PGlite;
 let pglite: PgliteServer;
@@ -16,8 +16,7 @@ let offline: LocalProcess;
 let base = '';
 
 beforeAll(async () => {
-  db = await PGlite.create();
-  await seedDemo((statement) => db.exec(statement), 'postgres');
+  db = await createPglite('demo');
   // a name only this database has, so a 200 proves the handlers read it
   await db.exec("update publisher set name = 'Direct Offline Press' where publisher_id = 1");
   pglite = await startPgliteServer(db);

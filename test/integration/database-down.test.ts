@@ -4,9 +4,9 @@
  * (dropped, frozen connections) are in test/faults.
  */
 import net from 'node:net';
-import { PGlite } from '@electric-sql/pglite';
 import { closeDatabases } from '../../lib/db/select-database';
 import { startPgliteServer } from '../../scripts/pglite-server';
+import { createPglite } from '../support/pglite';
 import { testData, testSchema } from '../support/schema';
 import { invoke, testDefinitions, useService } from '../support/service';
 
@@ -89,7 +89,7 @@ describe.each([
 
 describe('recovery', () => {
   it('the next request after the database is back succeeds without a restart', async () => {
-    const db = await PGlite.create();
+    const db = await createPglite();
     for (const statement of [...testSchema('postgres'), ...testData('postgres')]) await db.exec(statement);
     const port = await closedPort();
     let server = await startPgliteServer(db, { port });

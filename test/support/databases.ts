@@ -4,12 +4,12 @@
  * without its URL is left out, and the run says so at the end (left-out.ts). Each target gets a fresh database
  * of its own, created and dropped here, so test files never disturb each other.
  */
-import { PGlite } from '@electric-sql/pglite';
 import { engineOfUrl } from '../../lib/db/engines/registry';
 import type { EngineName } from '../../lib/resource';
 import { startPgliteServer } from '../../scripts/pglite-server';
 import { createScratchDatabase } from '../../scripts/scratch-database';
 import { markPerServer, missingServers, noteLeftOut, serverUrl, testServers } from './left-out';
+import { createPglite as newPglite } from './pglite';
 
 export interface TestDatabase {
   readonly url: string;
@@ -26,7 +26,7 @@ export interface Target {
 }
 
 async function createPglite(): Promise<TestDatabase> {
-  const db = await PGlite.create();
+  const db = await newPglite();
   const server = await startPgliteServer(db);
   return {
     url: server.url('test'),

@@ -4,10 +4,10 @@
  * beforeAll and afterAll; the environment it changes is put back afterwards.
  */
 import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
+import type { PGlite } from '@electric-sql/pglite';
 import { closeDatabases } from '../../lib/db/select-database';
-import { seedDemo } from '../../scripts/demo/seed';
 import { startPgliteServer } from '../../scripts/pglite-server';
+import { createPglite } from './pglite';
 import { useService } from './service';
 
 export const demoDefinitions = path.resolve(__dirname, '..', '..', 'definitions');
@@ -17,8 +17,7 @@ export function useDemoService(): void {
   let db: PGlite;
   let server: Awaited<ReturnType<typeof startPgliteServer>>;
   beforeAll(async () => {
-    db = await PGlite.create();
-    await seedDemo((sql) => db.exec(sql), 'postgres');
+    db = await createPglite('demo');
     server = await startPgliteServer(db);
     const url = server.url('bookstore');
     await useService({ DATABASE_URL: url, DATABASE_URL_BOOKSTORE: url, DEFINITIONS_DIR: demoDefinitions });

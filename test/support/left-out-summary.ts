@@ -1,11 +1,12 @@
 /**
  * Jest global teardown: one plain summary of the tests this run left out because a server URL was not set (with
  * the variable that runs them) or a command they need is not installed (with how to install it). Says nothing
- * when everything ran.
+ * when everything ran. It also removes the run's PGlite snapshots (pglite.ts).
  */
 import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { type LeftOutNote, NOTES_DIR_VARIABLE, type TestServer, testServers } from './left-out';
+import { removeSnapshotsDir } from './pglite';
 
 function readNotes(dir: string): LeftOutNote[] {
   return readdirSync(dir).map((name) => JSON.parse(readFileSync(path.join(dir, name), 'utf8')) as LeftOutNote);
@@ -53,6 +54,7 @@ function toolParagraphs(notes: readonly LeftOutNote[], rootDir: string): string[
 }
 
 export default function summarize(globalConfig: { readonly rootDir: string }): void {
+  removeSnapshotsDir();
   const dir = process.env[NOTES_DIR_VARIABLE];
   if (!dir) return;
   const notes = readNotes(dir);

@@ -4,6 +4,7 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
+import { snapshotFile } from './pglite';
 
 export const root = path.resolve(__dirname, '..', '..');
 
@@ -29,30 +30,37 @@ export interface LocalProcess {
   stop(): Promise<void>;
 }
 
-/** Starts `command` in the project folder and resolves once its output contains `ready`. */
+/** Starts `command` in the project folder and resolves once its output contains `ready` (or it exits). */
 export async function startProcess(
   command: string,
   args: readonly string[],
   env: NodeJS.ProcessEnv,
   ready: string,
 ): Promise<LocalProcess> {
-  const child: ChildProcess = spawn(command, args, { cwd: root, env, detached: true });
+  // an `npm start` on the demo loads the run's seeded snapshot instead of seeding a PGlite of its own
+  const demo = await snapshotFile('demo');
+  const childEnv = demo ? { RRS_DEMO_SNAPSHOT: demo, ...env } : env;
+  const child: ChildProcess = spawn(command, args, { cwd: root, env: childEnv, detached: true });
   let output = '';
-  const collect = (chunk: Buffer) => {
-    output += chunk.toString();
-  };
-  child.stdout?.on('data', collect);
-  child.stderr?.on('data', collect);
+  let timer: NodeJS.Timeout | undefined;
+  const readyOrGone = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, 120_000);
+    child.once('exit', () => resolve());
+    const collect = (chunk: Buffer) => {
+      output += chunk.toString();
+      if (output.includes(ready)) resolve();
+    };
+    child.stdout?.on('data', collect);
+    child.stderr?.on('data', collect);
+  });
   const stop = async () => {
     if (!child.pid || child.exitCode !== null || child.signalCode !== null) return;
     const exited = new Promise((resolve) => child.once('exit', resolve));
     process.kill(-child.pid, 'SIGTERM');
     await exited;
   };
-  const deadline = Date.now() + 120_000;
-  while (!output.includes(ready) && Date.now() < deadline && child.exitCode === null) {
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
+  await readyOrGone;
+  clearTimeout(timer);
   if (!output.includes(ready)) {
     await stop();
     throw new Error(`${path.basename(command)} ${args.join(' ')} did not become ready:\n${output}`);
