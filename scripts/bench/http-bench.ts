@@ -7,16 +7,21 @@
  * Before each read is measured, both answer it once and must answer the same (status, Content-Type, body bytes).
  * Prints req/s, p50 and p99 of both and the ratio; never asserted by a test.
  *   npm run bench:http -- [--pg URL] [--mysql URL] [--seconds 10] [--warmup 3] [--connections 10] [--json [file]]
+ *     [--database rrs_bench_http] [--cases R2,C1] [--service-root DIR]
  * The URLs default to TEST_PG_URL and TEST_MYSQL_URL; without either it uses the embedded PGlite demo. The
  * server mode runs with the environment given (LOG_LEVEL=WARN drops its per-request log line, say).
+ * `--database` names the database seeded on each server, `--cases` keeps the cases whose names start with one of
+ * the words, and `--service-root` measures the server mode of another checkout (built there, run from there, with
+ * its own definitions): run it with and without, one after the other, for a before/after in one session.
  */
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
-import autocannon from 'autocannon';
+import path from 'node:path';
 import { maskUrl } from '../../lib/db/mask-url';
 import { seedUrl } from '../demo/seed';
 import { freePort } from '../free-port';
 import { startEmbeddedDatabase } from '../start';
+import { type Case, casesNamed, type Figures, load, type Request } from './http-cases';
 import { startScript } from './start-script';
 
 interface Options {
@@ -25,6 +30,11 @@ interface Options {
   readonly warmup: number;
   readonly connections: number;
   readonly json?: string;
+  readonly database: string;
+  /** Prefixes of the case names to run (all when empty). */
+  readonly cases: readonly string[];
+  /** The checkout whose server mode is measured. */
+  readonly serviceRoot: string;
 }
 
 function readOptions(argv: readonly string[]): Options {
@@ -43,75 +53,17 @@ function readOptions(argv: readonly string[]): Options {
     warmup: Number(value('--warmup') ?? 3),
     connections: Number(value('--connections') ?? 10),
     ...(at < 0 ? {} : { json: next && !next.startsWith('--') ? next : '-' }),
+    database: value('--database') ?? 'rrs_bench_http',
+    cases: (value('--cases') ?? '').split(',').filter((word) => word !== ''),
+    serviceRoot: path.resolve(value('--service-root') ?? path.join(__dirname, '..', '..')),
   };
 }
 
 /** The same URL naming the benchmark's own database. */
-function benchUrl(url: string): string {
+function benchUrl(url: string, database: string): string {
   const parsed = new URL(url);
-  parsed.pathname = '/rrs_bench_http';
+  parsed.pathname = `/${database}`;
   return parsed.toString();
-}
-
-type Request = { method: 'GET' | 'POST'; path: string; body?: string; headers?: Record<string, string> };
-
-interface Case {
-  readonly name: string;
-  service(n: number): Request;
-  ceiling(n: number): Request;
-  /** A read: the ceiling's answer must be the service's, byte for byte (checked before the load). */
-  readonly read?: boolean;
-}
-
-const form = { 'content-type': 'application/x-www-form-urlencoded' };
-const run = Date.now().toString(36);
-/** Numbers the requests of the whole run, so no two inserts repeat a (unique) name. */
-let n = 0;
-
-const cases: readonly Case[] = [
-  {
-    name: 'R2 single row by key',
-    service: (n) => ({ method: 'GET', path: `/res/Book/${(n % 200) + 1}` }),
-    ceiling: (n) => ({ method: 'GET', path: `/r2/${(n % 200) + 1}` }),
-    read: true,
-  },
-  {
-    name: 'R1 100 flat rows',
-    service: () => ({ method: 'GET', path: '/res/Book?_limit=100' }),
-    ceiling: () => ({ method: 'GET', path: '/r1' }),
-    read: true,
-  },
-  {
-    name: 'R1 hierarchical 100 rows',
-    service: () => ({ method: 'GET', path: '/res/BookReviews?_limit=100' }),
-    ceiling: () => ({ method: 'GET', path: '/r1h' }),
-    read: true,
-  },
-  {
-    name: 'C1 insert one row',
-    service: (n) => ({ method: 'POST', path: '/res/Publisher', headers: form, body: `name=s-${run}-${n}` }),
-    ceiling: (n) => ({ method: 'POST', path: '/c1', headers: form, body: `name=c-${run}-${n}` }),
-  },
-];
-
-interface Figures {
-  readonly rps: number;
-  readonly p50: number;
-  readonly p99: number;
-}
-
-/** Bounded load: `connections` connections, one request in flight each, for `seconds`; non-2xx responses fail it. */
-async function load(port: number, request: (n: number) => Request, seconds: number, connections: number) {
-  const result = await autocannon({
-    url: `http://127.0.0.1:${port}`,
-    connections,
-    pipelining: 1,
-    duration: seconds,
-    requests: [{ setupRequest: (req) => ({ ...req, ...request(n++) }) }],
-  });
-  if (result.non2xx > 0 || result.errors > 0 || result.timeouts > 0)
-    throw new Error(`port ${port}: ${result.non2xx} non-2xx, ${result.errors} errors, ${result.timeouts} timeouts`);
-  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99 } satisfies Figures;
 }
 
 /** The ceiling must not do less than the service: for a read, the same body and Content-Type. */
@@ -145,10 +97,16 @@ async function benchDatabase(db: string, url: string, options: Options, print: (
   const env = { ...process.env, DATABASE_URL: url, DATABASE_URL_BOOKSTORE: url, HOST: '127.0.0.1' };
   const [top, ours] = [await freePort(), await freePort()];
   const ceiling = await startScript('scripts/bench/ceiling-server.ts', { ...env, PORT: String(top) }, 'listening', top);
-  const service = await startScript('dist/serve.js', { ...env, PORT: String(ours) }, 'listening', ours);
+  const service = await startScript(
+    'dist/serve.js',
+    { ...env, PORT: String(ours), DEFINITIONS_DIR: path.join(options.serviceRoot, 'definitions') },
+    'listening',
+    ours,
+    options.serviceRoot,
+  );
   const rows: Row[] = [];
   try {
-    for (const c of cases) {
+    for (const c of casesNamed(options.cases)) {
       if (c.read) await checkSameAnswer(c, service.port, ceiling.port);
       // the ceiling first, then the service, on the same data: each case's two runs are back to back
       const top = await measure(ceiling.port, c.ceiling, options);
@@ -180,17 +138,17 @@ async function benchDatabase(db: string, url: string, options: Options, print: (
 async function main(): Promise<void> {
   const options = readOptions(process.argv.slice(2));
   // the service as `npm run serve` runs it: compiled, not through tsx
-  execFileSync('npm', ['run', '--silent', 'build:serve'], { stdio: 'inherit' });
+  execFileSync('npm', ['run', '--silent', 'build:serve'], { stdio: 'inherit', cwd: options.serviceRoot });
   // with the JSON on stdout, the table goes to stderr
   const print = (line: string) => (options.json === '-' ? console.error(line) : console.log(line));
   print(
     `bench:http: ${options.connections} connections, ${options.warmup} s warm-up, ${options.seconds} s measured per run; loopback; ` +
-      `the service (dist/serve.js) with LOG_LEVEL=${process.env.LOG_LEVEL || 'INFO'}, DB_PREPARE=${process.env.DB_PREPARE || 'true'}`,
+      `the service (${path.join(options.serviceRoot, 'dist/serve.js')}) with LOG_LEVEL=${process.env.LOG_LEVEL || 'INFO'}, DB_PREPARE=${process.env.DB_PREPARE || 'true'}`,
   );
   const rows: Row[] = [];
   for (const { db, url } of options.databases) {
     if (url) {
-      const own = benchUrl(url);
+      const own = benchUrl(url, options.database);
       await seedUrl(own);
       print(`${db}: the demo seeded into ${maskUrl(own)}`);
       rows.push(...(await benchDatabase(db, own, options, print)));

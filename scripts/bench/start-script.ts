@@ -18,18 +18,24 @@ export interface Running {
   stop(): Promise<void>;
 }
 
-/** `cwd`: the checkout whose script runs (this one unless told), with this checkout's tsx. */
+/**
+ * `cwd`: the checkout whose script runs (this one unless told), with this checkout's tsx. `nodeArgs`: options for
+ * node before the script (`--cpu-prof`, which NODE_OPTIONS does not take), for a built `.js` only.
+ */
 export async function startScript(
   script: string,
   env: NodeJS.ProcessEnv,
   ready: string,
   port: number,
   cwd = root,
+  nodeArgs: readonly string[] = [],
 ): Promise<Running> {
   const log = path.join(tmpdir(), `rrs-bench-${path.basename(script, '.ts')}-${port}.log`);
   const fd = openSync(log, 'w');
-  const runner = script.endsWith('.js') ? process.execPath : path.join(root, 'node_modules', '.bin', 'tsx');
-  const child: ChildProcess = spawn(runner, [script], { cwd, env, stdio: ['ignore', fd, fd], detached: true });
+  const built = script.endsWith('.js');
+  const runner = built ? process.execPath : path.join(root, 'node_modules', '.bin', 'tsx');
+  const args = built ? [...nodeArgs, script] : [script];
+  const child: ChildProcess = spawn(runner, args, { cwd, env, stdio: ['ignore', fd, fd], detached: true });
   closeSync(fd);
   const deadline = Date.now() + 60_000;
   while (!readFileSync(log, 'utf8').includes(ready)) {
