@@ -39,6 +39,8 @@ export interface SqlShape {
   like(target: string, asText: boolean, pattern: string): string;
   /** LIMIT and OFFSET, each given as a placeholder, or undefined when absent. */
   paging(limit?: string, offset?: string): string;
+  /** `column` as an ORDER BY term in its direction, NULL below every value (first ascending, last descending). */
+  orderTerm(column: string, descending: boolean): string;
   /** A query that reads its rows as committed now, inside a write's transaction. */
   currentRead(query: string): string;
   /** The INSERT `insert`, giving back the rows it stores. */

@@ -15,7 +15,8 @@ export interface ScratchDatabase {
 
 const nameWith = (prefix: string) => `${prefix}_${process.pid}_${Math.floor(Math.random() * 1e9)}`;
 
-function urlOf(adminUrl: string, name: string): string {
+/** The same server URL naming database `name`. */
+export function urlOf(adminUrl: string, name: string): string {
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
   return url.toString();

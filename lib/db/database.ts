@@ -23,6 +23,11 @@ export interface QueryResult {
 /** Runs statements; inside a transaction when it is the `tx` of Database.transaction. */
 export interface Executor {
   run(statement: Statement): Promise<QueryResult>;
+  /**
+   * INSERT ... RETURNING works where this runs, as the server said, on an engine where that depends on the server
+   * (MySQL: MariaDB 10.5+ has it). Absent where the engine's SQL shape says it for every server.
+   */
+  readonly insertsReturn?: boolean;
 }
 
 /** One column of a table as the catalog describes it. */

@@ -29,6 +29,9 @@ export function renewingDatabase(db: Database, login: SourcedLogin, errors: Erro
   };
   return {
     engine: db.engine,
+    get insertsReturn() {
+      return db.insertsReturn;
+    },
     run: (statement) => once(() => db.run(statement)),
     transaction: (fn) =>
       startedBy((start) =>

@@ -80,7 +80,8 @@ export async function executeWrite(db: Database, resource: SqlResource, plan: Wr
     }
   };
   try {
-    return await (isOneStatement(resource, plan) ? write(oneStatementOn(db)) : db.transaction(write));
+    const insertsReturn = sqlShapeOf(resource.engine).insertReturns || db.insertsReturn === true;
+    return await (isOneStatement(resource, plan, insertsReturn) ? write(oneStatementOn(db)) : db.transaction(write));
   } catch (error) {
     throw error instanceof ConstraintError
       ? new ConstraintError(error.violation, labelViolation(resource, error.violation), error.cause)

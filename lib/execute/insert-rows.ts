@@ -19,6 +19,8 @@ const asked = new WeakMap<Executor, Promise<ServerInserts>>();
 function serverInserts(tx: Executor, resource: SqlResource): Promise<ServerInserts> {
   const readBack = sqlShapeOf(resource.engine).insertReadBack;
   if (readBack.kind === 'always') return Promise.resolve(readBack.inserts);
+  // the transaction's connection told its server when it was opened
+  if (tx.insertsReturn === true) return Promise.resolve({ returning: true });
   let answer = asked.get(tx);
   if (!answer) {
     answer = tx.run(readBack.query).then((result) => readBack.read(result.rows[0]));

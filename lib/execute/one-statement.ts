@@ -7,7 +7,6 @@
  * becomes the statement's WHERE. Anything else runs in a transaction (execute-plan). Pure but for the executor.
  */
 import type { Executor } from '../db/database';
-import { sqlShapeOf } from '../db/engines/registry';
 import type { Target, WritePlan } from '../plan/plan';
 import type { SqlResource } from '../resource';
 import { keysPerStatement } from './statement-size';
@@ -18,7 +17,8 @@ function oneStatementTarget(resource: SqlResource, target: Target): boolean {
   return resource.showsEveryRow === true && target.keys.length <= keysPerStatement;
 }
 
-export function isOneStatement(resource: SqlResource, plan: WritePlan): boolean {
+/** `insertsReturn`: an INSERT gives the row back in the same statement where it runs (RETURNING). */
+export function isOneStatement(resource: SqlResource, plan: WritePlan, insertsReturn: boolean): boolean {
   if (plan.query !== undefined || Object.keys(resource.tables).length !== 1 || resource.kind !== 'flat') return false;
   switch (plan.kind) {
     case 'insert': {
@@ -29,7 +29,7 @@ export function isOneStatement(resource: SqlResource, plan: WritePlan): boolean 
         row.children === undefined &&
         row.extensions.length === 0 &&
         Object.keys(row.parent).length > 0 &&
-        sqlShapeOf(resource.engine).insertReturns
+        insertsReturn
       );
     }
     case 'update': {
@@ -54,6 +54,7 @@ export function isOneStatement(resource: SqlResource, plan: WritePlan): boolean 
 export function oneStatementOn(db: Executor): Executor {
   let ran = false;
   return {
+    insertsReturn: db.insertsReturn,
     run(statement) {
       if (ran) return Promise.reject(new Error('a write planned as one statement ran a second one: not atomic'));
       ran = true;

@@ -21,14 +21,18 @@ export type StoredRow = Record<string, Value>;
 /** A key as text, to find it among others: its values as strings, so 5n and '5' are the same key. */
 const text = (key: readonly unknown[]) => JSON.stringify(key.map(String));
 
-/** Inserts one row; returns it as stored: from RETURNING, or read back by its key or the insert id. */
+/**
+ * Inserts one row; returns it as stored: from RETURNING (where the engine, or the server `tx` runs on, has it), or
+ * read back by its key or the insert id.
+ */
 export async function insertTableRow(
   tx: Executor,
   resource: SqlResource,
   table: ResourceTable,
   values: ColumnValues,
 ): Promise<StoredRow> {
-  const statement = compileInsert(sqlShapeOf(resource.engine), table, values);
+  const shape = sqlShapeOf(resource.engine);
+  const statement = compileInsert(shape, table, values, shape.insertReturns || tx.insertsReturn === true);
   const result = await tx.run(statement);
   if (statement.returning) return { ...(result.rows[0] ?? {}) };
   const key = table.primaryKey.map((c) =>

@@ -13,6 +13,7 @@ import { isMethod, type Method, type PathItem } from './path-item';
 import {
   filterParameters,
   limitParameter,
+  orderParameter,
   ownLimitParameter,
   queryGrammar,
   sharedParameters,
@@ -125,7 +126,13 @@ export function buildOpenApi(entries: readonly CatalogEntry[], options: OpenApiO
       parameters: {
         Limit: limitParameter(options.maxRows),
         ...sharedParameters,
-        ...merged(resources.map((r) => ({ ...Object.fromEntries(filterParameters(r)), ...ownLimitParameter(r) }))),
+        ...merged(
+          resources.map((r) => ({
+            ...Object.fromEntries(filterParameters(r)),
+            ...ownLimitParameter(r),
+            ...orderParameter(r),
+          })),
+        ),
       },
       responses: errorResponses(signIn),
       ...(signIn ? { securitySchemes: { [bearerSchemeName]: bearerScheme } } : {}),

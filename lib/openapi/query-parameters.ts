@@ -1,6 +1,6 @@
 /**
  * The parameters of the OpenAPI document: one filter per field with the query grammar described, the special
- * parameters `_limit`, `_offset` and `_output`, the path key segments and X-HTTP-Method-Override. Pure; must not
+ * parameters `_limit`, `_offset`, `_output` and `_order`, the path key segments and X-HTTP-Method-Override. Pure; must not
  * decide which operation uses which parameter (resource-paths does).
  */
 import type { OpenAPIV3_1 } from 'openapi-types';
@@ -23,7 +23,7 @@ export const queryGrammar = [
   'Different names are ANDed; the same name twice only as a range (one lower and one upper bound) or as several negations (`!v`, `!null`).',
 ].join('\n');
 
-const specials = new Set(['_limit', '_offset', '_output']);
+const specials = new Set(['_limit', '_offset', '_output', '_order']);
 
 /** Fields that can filter: not computed (those are never filters), and not shadowed by a special parameter name. */
 function filterFields(resource: SqlResource): Field[] {
@@ -77,6 +77,39 @@ export function limitRef(resource: SqlResource): OpenAPIV3_1.ReferenceObject {
 }
 
 const ownLimitName = (resource: SqlResource) => `${resource.name}._limit`;
+
+/** Fields that can order rows: every field but binary and JSON ones, which have no order. */
+function orderFields(resource: SqlResource): Field[] {
+  return resource.fields.filter((f) => f.type !== 'binary' && !/^json/i.test(f.dbType));
+}
+
+/** The resource's `_order`: its orderable labels, each ascending or (`-label`) descending, comma-separated. */
+export function orderParameter(resource: SqlResource): Record<string, OpenAPIV3_1.ParameterObject> {
+  const labels = orderFields(resource).map((f) => f.label);
+  return {
+    [orderName(resource)]: {
+      name: '_order',
+      in: 'query',
+      description: [
+        'The order of the rows: field labels separated by commas, `-` before one to order from its highest value',
+        '(e.g. `_order=-price,title`). The key follows, so pages stay stable. NULL comes first going up and last going',
+        'down. On a hierarchical resource, parent fields order the parents and child fields the children inside',
+        'their parent. Without _order, rows come in key order.',
+      ].join(' '),
+      style: 'form',
+      explode: false,
+      schema: {
+        type: 'array',
+        uniqueItems: true,
+        items: { type: 'string', enum: labels.flatMap((l) => [l, `-${l}`]) },
+      },
+    },
+  };
+}
+
+export const orderRef = (resource: SqlResource) => componentRef('parameters', orderName(resource));
+
+const orderName = (resource: SqlResource) => `${resource.name}._order`;
 
 /** Shared parameters: the special query parameters (_limit apart: limitParameter) and the method override header. */
 export const sharedParameters = {

@@ -11,7 +11,7 @@ import { operationId } from './component-names';
 import { type ErrorStatus, errorRefs } from './error-responses';
 import { type BodyOptions, readResponse, requestBody, writeResponse } from './operation-content';
 import type { PathItem } from './path-item';
-import { filterRefs, keyParameters, limitRef, pathKeyLabels, sharedRef } from './query-parameters';
+import { filterRefs, keyParameters, limitRef, orderRef, pathKeyLabels, sharedRef } from './query-parameters';
 
 const readErrors: readonly ErrorStatus[] = [400, 404, 406, 413, 500];
 const writeErrors: readonly ErrorStatus[] = [400, 404, 406, 409, 413, 415, 500];
@@ -49,8 +49,15 @@ function readRows(resource: SqlResource): OpenAPIV3_1.OperationObject {
   return operation(resource, {
     verb: 'read',
     summary: `R1: read ${resource.collectionName}`,
-    description: 'The rows matching every filter, all rows without any; paged with _limit and _offset.',
-    parameters: [...filterRefs(resource), limitRef(resource), sharedRef('Offset'), sharedRef('Output')],
+    description:
+      'The rows matching every filter, all rows without any; ordered by _order, paged with _limit and _offset.',
+    parameters: [
+      ...filterRefs(resource),
+      limitRef(resource),
+      sharedRef('Offset'),
+      orderRef(resource),
+      sharedRef('Output'),
+    ],
   });
 }
 

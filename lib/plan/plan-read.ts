@@ -1,14 +1,14 @@
 /**
  * Plans a read, of rows or of one row by key: query filters and path keys become typed filters on labels; rows are
- * ordered by the Parent key, then the Child key. Pure.
+ * ordered as `_order` asks, then by the Parent key, then the Child key. Pure.
  */
 import { BadRequestError } from '../errors';
-import type { RawFilter, ReadRequest } from '../request/resource-request';
+import type { OrderItem, RawFilter, ReadRequest } from '../request/resource-request';
 import type { Field, SqlResource } from '../resource';
 import { fieldsAt, keyLabels, tableWithRole } from '../resource-levels';
 import { convertListItem, convertValue } from './convert-value';
 import { likePattern } from './like-pattern';
-import type { Claims, ReadPlan, TypedFilter } from './plan';
+import type { Claims, OrderTerm, ReadPlan, TypedFilter } from './plan';
 import { planCallerQuery } from './plan-caller-query';
 import { fieldOf, parentKeyFields, planPathKey } from './resource-fields';
 
@@ -36,17 +36,49 @@ export function planFilters(resource: SqlResource, filters: readonly RawFilter[]
   });
 }
 
-/** Order: Parent key, then Child key; without a usable key, every orderable field in select order. */
-function orderOf(resource: SqlResource): string[] {
+/**
+ * Order: Parent key, then Child key; without a usable key, every orderable field in select order. What `_order`
+ * asks for comes first at its level: parent fields before the Parent key (they order parents), child fields before
+ * the Child key (they order children inside their parent); the keys follow, so paging stays stable.
+ */
+function orderOf(resource: SqlResource, asked: readonly OrderItem[] = []): (string | OrderTerm)[] {
+  const terms = asked.map((item) => orderTerm(resource, item));
+  const childLabels = new Set(fieldsAt(resource, 'child').map((f) => f.label));
+  const atChild = (term: OrderTerm) => childLabels.has(term.label);
+  const then = (defaults: readonly string[], before: readonly OrderTerm[]) => [
+    ...before,
+    ...defaults.filter((label) => !terms.some((term) => term.label === label)),
+  ];
   const parent = keyLabels(resource, tableWithRole(resource, 'Parent'));
-  if (!parent) return resource.fields.filter(orderable).map((f) => f.label);
-  if (resource.kind === 'flat') return parent;
+  if (!parent)
+    return then(
+      resource.fields.filter(orderable).map((f) => f.label),
+      terms,
+    );
+  if (resource.kind === 'flat') return then(parent, terms);
   const child =
     keyLabels(resource, tableWithRole(resource, 'Child')) ??
     fieldsAt(resource, 'child')
       .filter(orderable)
       .map((f) => f.label);
-  return [...parent, ...child];
+  return [
+    ...then(
+      parent,
+      terms.filter((term) => !atChild(term)),
+    ),
+    ...then(child, terms.filter(atChild)),
+  ];
+}
+
+function orderTerm(resource: SqlResource, item: OrderItem): OrderTerm {
+  const field = fieldOf(resource, item.name, 'bad_parameter');
+  if (!orderable(field)) {
+    throw new BadRequestError(
+      'bad_parameter',
+      `Field ${field.label} of resource ${resource.name} holds ${field.type === 'binary' ? 'binary' : 'JSON'} values, which have no order; _order takes the other fields`,
+    );
+  }
+  return { label: field.label, descending: item.descending };
 }
 
 function orderable(field: Field): boolean {
@@ -80,7 +112,7 @@ export function planRead(
   const capped = query.limit === undefined;
   const select = {
     filters,
-    orderBy: orderOf(resource),
+    orderBy: orderOf(resource, query.order),
     limit: capped ? maxRows + 1 : query.limit,
     offset: query.offset,
   };

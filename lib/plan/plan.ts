@@ -23,6 +23,12 @@ export interface CallerQuery {
   readonly values: readonly Value[];
 }
 
+/** One term of a read's order that the caller asked for (`_order`). */
+export interface OrderTerm {
+  readonly label: string;
+  readonly descending: boolean;
+}
+
 /** A read of the resource's query: filters ANDed, ordered, paged. */
 export interface SelectSpec {
   /** Labels to return; all when absent. */
@@ -33,7 +39,11 @@ export interface SelectSpec {
   readonly filters: readonly TypedFilter[];
   /** Only the rows whose `labels` equal one of `keys` (which rows of a write the caller's query shows). */
   readonly keys?: { readonly labels: readonly string[]; readonly keys: readonly (readonly Value[])[] };
-  readonly orderBy: readonly string[];
+  /**
+   * A label: ascending, as the database orders (a key, the order a resource has without `_order`). A term: asked for
+   * by `_order`, in its direction, NULL below every value on every engine.
+   */
+  readonly orderBy: readonly (string | OrderTerm)[];
   readonly limit?: number;
   readonly offset?: number;
   /**

@@ -1,19 +1,19 @@
 /**
- * Parses a raw query string into classified filters and the `_limit`, `_offset`, `_output` specials by the query
+ * Parses a raw query string into classified filters and the `_limit`, `_offset`, `_output`, `_order` specials by the query
  * grammar. Pure: no IO, no env. It knows nothing of resources, so it must not check field names or convert
  * values to field types; that is the planner's job.
  */
 import { BadRequestError } from '../errors';
 import type { OutputType } from '../values';
 import { decodePairs } from './decode';
-import type { ParsedQuery, RawFilter } from './resource-request';
+import type { OrderItem, ParsedQuery, RawFilter } from './resource-request';
 import { unescapeLeading } from './unescape';
 
 type Method = 'GET' | 'PUT' | 'DELETE';
-type Special = '_limit' | '_offset' | '_output';
+type Special = '_limit' | '_offset' | '_output' | '_order';
 type MutableQuery = { -readonly [K in keyof ParsedQuery]: ParsedQuery[K] };
 
-const SPECIALS: readonly string[] = ['_limit', '_offset', '_output'];
+const SPECIALS: readonly string[] = ['_limit', '_offset', '_output', '_order'];
 const OUTPUTS: Readonly<Record<string, OutputType>> = {
   'application/json': 'application/json',
   'application/xml': 'application/xml',
@@ -67,8 +67,23 @@ function applySpecial(
   if (method !== 'GET') {
     throw new BadRequestError('bad_parameter', `Parameter ${name} is for GET only; it is not allowed on ${method}`);
   }
-  if (special === '_limit') query.limit = parseCount(name, value);
+  if (special === '_order') query.order = parseOrder(name, value);
+  else if (special === '_limit') query.limit = parseCount(name, value);
   else query.offset = parseCount(name, value);
+}
+
+/** `title,-price`: labels separated by commas, each once, `-` before one whose rows go from its highest value. */
+function parseOrder(name: string, value: string): OrderItem[] {
+  const items = value.split(',').map((item) => ({ name: item.replace(/^-/, ''), descending: item.startsWith('-') }));
+  const how = 'give field labels separated by commas, with - before a label to order from its highest value';
+  for (const item of items) {
+    if (item.name === '') throw new BadRequestError('bad_parameter', `Parameter ${name} has an empty item: ${how}`);
+  }
+  const repeated = items.find((item, i) => items.findIndex((other) => other.name === item.name) !== i);
+  if (repeated) {
+    throw new BadRequestError('bad_parameter', `Parameter ${name} names ${repeated.name} twice; ${how}, each once`);
+  }
+  return items;
 }
 
 function parseOutput(name: string, value: string): OutputType {

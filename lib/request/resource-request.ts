@@ -26,12 +26,20 @@ export type RawFilter =
   | { readonly name: string; readonly op: 'eq' | 'ne' | 'lt' | 'le' | 'gt' | 'ge' | 'like'; readonly value: string }
   | { readonly name: string; readonly op: 'in'; readonly values: readonly string[] };
 
-/** A parsed query string: ordinary filters plus the special `_limit`, `_offset`, `_output` parameters. */
+/** One item of `_order`: a field's label, and whether its rows go from the highest value down (`-label`). */
+export interface OrderItem {
+  readonly name: string;
+  readonly descending: boolean;
+}
+
+/** A parsed query string: ordinary filters plus the special `_limit`, `_offset`, `_output`, `_order` parameters. */
 export interface ParsedQuery {
   readonly filters: readonly RawFilter[];
   readonly limit?: number;
   readonly offset?: number;
   readonly output?: OutputType;
+  /** `_order=title,-price`: the order asked for, first item first. */
+  readonly order?: readonly OrderItem[];
 }
 
 /** A value as a body gives it: XML and form give strings; JSON may give numbers, booleans and null. */

@@ -1,7 +1,8 @@
 /**
- * Regroups the flat joined rows of a hierarchical read into parents holding their children:
- * consecutive rows with the same parent key form one parent (rows come ordered by the parent key); a
- * row whose child key is all NULL is a childless parent (the outer join's filler). Pure.
+ * Regroups the flat joined rows of a hierarchical read into parents holding their children: the rows with the same
+ * parent key form one parent, wherever they are among the rows (a read ordered by a child field, say, need not keep a
+ * parent's rows together), in the order each parent first appears, its children in the order they come; a row whose
+ * child key is all NULL is a childless parent (the outer join's filler). Pure.
  */
 import type { SqlResource } from '../resource';
 import { fieldsAt, keyLabels, tableWithRole } from '../resource-levels';
@@ -35,16 +36,19 @@ export function groupRows(resource: SqlResource, rows: readonly Row[]): OutRow[]
   const childLabels = fieldsAt(resource, 'child').map((f) => f.label);
   const parentOf = parentIdentity(resource);
   const childKey = keyLabels(resource, tableWithRole(resource, 'Child')) ?? childLabels;
-  const out: { values: Record<string, Value>; children: OutRow[] }[] = [];
-  let current: string | undefined;
+  type Parent = OutRow & { children: OutRow[] };
+  const out: Parent[] = [];
+  const parents = new Map<string, Parent>();
   for (const row of rows) {
     const id = parentOf(row);
-    if (id !== current || out.length === 0) {
-      out.push({ values: pick(row, parentLabels), children: [] });
-      current = id;
+    let parent = parents.get(id);
+    if (!parent) {
+      parent = { values: pick(row, parentLabels), children: [] };
+      parents.set(id, parent);
+      out.push(parent);
     }
     if (childKey.some((label) => row[label] !== null && row[label] !== undefined)) {
-      out[out.length - 1]?.children.push({ values: pick(row, childLabels) });
+      parent.children.push({ values: pick(row, childLabels) });
     }
   }
   return out;

@@ -48,12 +48,14 @@ export function meterResult(resource: SqlResource, maxBytes: number): (rows: rea
   const parentLabels = fieldsAt(resource, 'parent').map((f) => f.label);
   const childLabels = fieldsAt(resource, 'child').map((f) => f.label);
   const identity = parentIdentity(resource);
-  let current: string | undefined;
+  const seen = new Set<string>();
   return (rows) => {
     for (const row of rows) {
       const id = identity(row);
-      if (id !== current) bytes += rowLength(row, parentLabels);
-      current = id;
+      if (!seen.has(id)) {
+        seen.add(id);
+        bytes += rowLength(row, parentLabels);
+      }
       bytes += rowLength(row, childLabels);
     }
     if (bytes > maxBytes) throw resultTooLarge(maxBytes);

@@ -8,10 +8,12 @@ import type { SqlShape } from '../sql-shape';
 import type { CompiledQuery } from './compiled-query';
 import { ParamList } from './param-list';
 
+/** `returning`: the statement gives the row back (the engine's shape says whether every server can; some can). */
 export function compileInsert(
   shape: SqlShape,
   table: Pick<ResourceTable, 'schema' | 'table'>,
   values: ColumnValues,
+  returning: boolean = shape.insertReturns,
 ): CompiledQuery {
   const params = new ParamList(shape);
   const columns = Object.keys(values);
@@ -20,5 +22,5 @@ export function compileInsert(
       ? shape.insertDefaults
       : `(${columns.map((c) => shape.quoteIdentifier(c)).join(', ')}) VALUES (${columns.map((c) => params.add(values[c] ?? null)).join(', ')})`;
   const insert = `INSERT INTO ${shape.quoteTable(table)} ${body}`;
-  return params.compile(shape.insertReturns ? shape.returning(insert) : insert, shape.insertReturns);
+  return params.compile(returning ? shape.returning(insert) : insert, returning);
 }

@@ -4,7 +4,7 @@
  * with claims binds the caller's values in place of its placeholders, as its first parameters, compared as the
  * database's SQL shape compares a claim exactly. Pure.
  */
-import type { CallerQuery, SelectSpec } from '../plan/plan';
+import type { CallerQuery, OrderTerm, SelectSpec } from '../plan/plan';
 import type { ResourceTable } from '../resource';
 import type { SqlShape } from '../sql-shape';
 import type { CompiledQuery } from './compiled-query';
@@ -18,6 +18,8 @@ export const countLabel = '_rrs_count';
 export function compileSelect(shape: SqlShape, query: string | CallerQuery, spec: SelectSpec): CompiledQuery {
   const params = new ParamList(shape);
   const column = (label: string) => `_r.${shape.quoteIdentifier(label)}`;
+  const orderTerm = (term: string | OrderTerm) =>
+    typeof term === 'string' ? column(term) : shape.orderTerm(column(term.label), term.descending);
   const list = spec.columns ? spec.columns.map(column).join(', ') : '*';
   const counted = spec.count && spec.columns ? `, COUNT(*) AS ${shape.quoteIdentifier(countLabel)}` : '';
   const from = spec.current ? shape.currentRead(queryText(params, query)) : queryText(params, query);
@@ -29,7 +31,7 @@ export function compileSelect(shape: SqlShape, query: string | CallerQuery, spec
     `SELECT ${spec.distinct ? 'DISTINCT ' : ''}${list}${counted} FROM (${from}\n) AS _r`,
     where.length ? ` WHERE ${where.join(' AND ')}` : '',
     counted ? ` GROUP BY ${list}` : '',
-    spec.orderBy.length ? ` ORDER BY ${spec.orderBy.map(column).join(', ')}` : '',
+    spec.orderBy.length ? ` ORDER BY ${spec.orderBy.map(orderTerm).join(', ')}` : '',
     shape.paging(
       spec.limit === undefined ? undefined : params.add(spec.limit),
       spec.offset === undefined ? undefined : params.add(spec.offset),

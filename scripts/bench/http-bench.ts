@@ -20,15 +20,14 @@ import path from 'node:path';
 import { maskUrl } from '../../lib/db/mask-url';
 import { seedUrl } from '../demo/seed';
 import { freePort } from '../free-port';
+import { urlOf } from '../scratch-database';
 import { startEmbeddedDatabase } from '../start';
-import { type Case, casesNamed, type Figures, load, type Request } from './http-cases';
+import { type Case, casesNamed } from './http-cases';
+import { type Figures, type LoadOptions, measure, type BenchRequest as Request, readLoadOptions } from './load';
 import { startScript } from './start-script';
 
-interface Options {
+interface Options extends LoadOptions {
   readonly databases: { readonly db: string; readonly url?: string }[];
-  readonly seconds: number;
-  readonly warmup: number;
-  readonly connections: number;
   readonly json?: string;
   readonly database: string;
   /** Prefixes of the case names to run (all when empty). */
@@ -49,21 +48,12 @@ function readOptions(argv: readonly string[]): Options {
   const next = argv[at + 1];
   return {
     databases: databases.length > 0 ? databases : [{ db: 'pglite' }],
-    seconds: Number(value('--seconds') ?? 10),
-    warmup: Number(value('--warmup') ?? 3),
-    connections: Number(value('--connections') ?? 10),
+    ...readLoadOptions(value),
     ...(at < 0 ? {} : { json: next && !next.startsWith('--') ? next : '-' }),
     database: value('--database') ?? 'rrs_bench_http',
     cases: (value('--cases') ?? '').split(',').filter((word) => word !== ''),
     serviceRoot: path.resolve(value('--service-root') ?? path.join(__dirname, '..', '..')),
   };
-}
-
-/** The same URL naming the benchmark's own database. */
-function benchUrl(url: string, database: string): string {
-  const parsed = new URL(url);
-  parsed.pathname = `/${database}`;
-  return parsed.toString();
 }
 
 /** The ceiling must not do less than the service: for a read, the same body and Content-Type. */
@@ -76,9 +66,12 @@ async function checkSameAnswer(c: Case, service: number, ceiling: number): Promi
   if (ours !== top) throw new Error(`${c.name}: the ceiling's answer differs from the service's:\n${top}\n${ours}`);
 }
 
-async function measure(port: number, request: (n: number) => Request, options: Options): Promise<Figures> {
-  if (options.warmup > 0) await load(port, request, options.warmup, options.connections);
-  return load(port, request, options.seconds, options.connections);
+/** The ceiling's load and the service's must answer 2xx, every request. */
+async function measureAll2xx(port: number, request: (n: number) => Request, options: Options): Promise<Figures> {
+  const figures = await measure(port, request, options);
+  if (figures.non2xx > 0 || figures.failed > 0)
+    throw new Error(`port ${port}: ${figures.non2xx} non-2xx, ${figures.failed} errors or timeouts`);
+  return figures;
 }
 
 interface Row {
@@ -97,20 +90,15 @@ async function benchDatabase(db: string, url: string, options: Options, print: (
   const env = { ...process.env, DATABASE_URL: url, DATABASE_URL_BOOKSTORE: url, HOST: '127.0.0.1' };
   const [top, ours] = [await freePort(), await freePort()];
   const ceiling = await startScript('scripts/bench/ceiling-server.ts', { ...env, PORT: String(top) }, 'listening', top);
-  const service = await startScript(
-    'dist/serve.js',
-    { ...env, PORT: String(ours), DEFINITIONS_DIR: path.join(options.serviceRoot, 'definitions') },
-    'listening',
-    ours,
-    options.serviceRoot,
-  );
+  const serviceEnv = { ...env, PORT: String(ours), DEFINITIONS_DIR: path.join(options.serviceRoot, 'definitions') };
+  const service = await startScript('dist/serve.js', serviceEnv, 'listening', ours, { cwd: options.serviceRoot });
   const rows: Row[] = [];
   try {
     for (const c of casesNamed(options.cases)) {
       if (c.read) await checkSameAnswer(c, service.port, ceiling.port);
       // the ceiling first, then the service, on the same data: each case's two runs are back to back
-      const top = await measure(ceiling.port, c.ceiling, options);
-      const ours = await measure(service.port, c.service, options);
+      const top = await measureAll2xx(ceiling.port, c.ceiling, options);
+      const ours = await measureAll2xx(service.port, c.service, options);
       const row = {
         name: c.name,
         db,
@@ -148,7 +136,7 @@ async function main(): Promise<void> {
   const rows: Row[] = [];
   for (const { db, url } of options.databases) {
     if (url) {
-      const own = benchUrl(url, options.database);
+      const own = urlOf(url, options.database);
       await seedUrl(own);
       print(`${db}: the demo seeded into ${maskUrl(own)}`);
       rows.push(...(await benchDatabase(db, own, options, print)));

@@ -1,11 +1,8 @@
 /**
  * The requests of `npm run bench:http` and `npm run bench:profile`: R2 by key, R1 with 100 flat rows, R1 with 100
- * nested rows and C1, as the service and as the ceiling server (scripts/bench/ceiling-server.ts) take them, and the
- * bounded load that drives them (autocannon, one request in flight per connection).
+ * nested rows and C1, as the service and as the ceiling server (scripts/bench/ceiling-server.ts) take them.
  */
-import autocannon from 'autocannon';
-
-export type Request = { method: 'GET' | 'POST'; path: string; body?: string; headers?: Record<string, string> };
+import type { BenchRequest as Request } from './load';
 
 export interface Case {
   readonly name: string;
@@ -17,8 +14,6 @@ export interface Case {
 
 const form = { 'content-type': 'application/x-www-form-urlencoded' };
 const run = Date.now().toString(36);
-/** Numbers the requests of the whole run, so no two inserts repeat a (unique) name. */
-let n = 0;
 
 export const cases: readonly Case[] = [
   {
@@ -49,36 +44,4 @@ export const cases: readonly Case[] = [
 /** The cases whose names start with one of `words` (all of them when there is none). */
 export function casesNamed(words: readonly string[]): readonly Case[] {
   return cases.filter((c) => words.length === 0 || words.some((word) => c.name.startsWith(word)));
-}
-
-export interface Figures {
-  /** Requests answered. */
-  readonly total: number;
-  readonly rps: number;
-  readonly p50: number;
-  readonly p99: number;
-}
-
-/** Bounded load: `connections` connections, one request in flight each, for `seconds`; non-2xx responses fail it. */
-export async function load(
-  port: number,
-  request: (n: number) => Request,
-  seconds: number,
-  connections: number,
-): Promise<Figures> {
-  const result = await autocannon({
-    url: `http://127.0.0.1:${port}`,
-    connections,
-    pipelining: 1,
-    duration: seconds,
-    requests: [{ setupRequest: (req) => ({ ...req, ...request(n++) }) }],
-  });
-  if (result.non2xx > 0 || result.errors > 0 || result.timeouts > 0)
-    throw new Error(`port ${port}: ${result.non2xx} non-2xx, ${result.errors} errors, ${result.timeouts} timeouts`);
-  return {
-    total: result.requests.total,
-    rps: result.requests.average,
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-  };
 }

@@ -18,7 +18,9 @@ import path from 'node:path';
 import { maskUrl } from '../../lib/db/mask-url';
 import { seedUrl } from '../demo/seed';
 import { freePort } from '../free-port';
-import { casesNamed, load } from './http-cases';
+import { urlOf } from '../scratch-database';
+import { casesNamed } from './http-cases';
+import { type Figures, measure } from './load';
 import { option } from './option';
 import { startScript } from './start-script';
 import { type CpuProfile, formatSummary, summarizeProfile } from './summarize-profile';
@@ -32,12 +34,6 @@ function buildUnminified(serviceRoot: string): void {
   const source = ceiling ? 'scripts/bench/ceiling-server.ts' : 'scripts/serve.ts';
   const args = [source, '--bundle', '--platform=node', '--target=node20', `--outfile=${BUNDLE}`];
   execFileSync(esbuild, [...args, '--log-level=warning'], { cwd: serviceRoot, stdio: 'inherit' });
-}
-
-function databaseUrl(url: string, database: string): string {
-  const parsed = new URL(url);
-  parsed.pathname = `/${database}`;
-  return parsed.toString();
 }
 
 async function profileCase(url: string, serviceRoot: string, name: string, seconds: number[], connections: number) {
@@ -54,16 +50,11 @@ async function profileCase(url: string, serviceRoot: string, name: string, secon
     DEFINITIONS_DIR: path.join(serviceRoot, 'definitions'),
   };
   const args = ['--cpu-prof', `--cpu-prof-dir=${dir}`, '--cpu-prof-interval=250'];
-  const server = await startScript(BUNDLE, env, 'listening', port, serviceRoot, args);
-  let rps = 0;
-  let requests = 0;
+  const server = await startScript(BUNDLE, env, 'listening', port, { cwd: serviceRoot, nodeArgs: args });
+  let figures: Figures;
   try {
-    for (const s of seconds) {
-      if (s <= 0) continue;
-      const figures = await load(port, ceiling ? c.ceiling : c.service, s, connections);
-      rps = figures.rps;
-      requests += figures.total;
-    }
+    const [warmup = 0, measured = 0] = seconds;
+    figures = await measure(port, ceiling ? c.ceiling : c.service, { warmup, seconds: measured, connections });
   } finally {
     await server.stop();
   }
@@ -71,6 +62,7 @@ async function profileCase(url: string, serviceRoot: string, name: string, secon
   if (!file) throw new Error(`no profile was written in ${dir}`);
   const profile = JSON.parse(readFileSync(path.join(dir, file), 'utf8')) as CpuProfile;
   const bundle = readFileSync(path.join(serviceRoot, BUNDLE), 'utf8');
+  const { rps, requests } = figures;
   return { c, rps, requests, file: path.join(dir, file), summary: summarizeProfile(profile, bundle, BUNDLE) };
 }
 
@@ -104,7 +96,7 @@ async function main(): Promise<void> {
       `${connections} connections, ${seconds[0]} s warm-up + ${seconds[1]} s, profiled throughout`,
   );
   for (const [db, url] of servers()) {
-    const own = databaseUrl(url, database);
+    const own = urlOf(url, database);
     await seedUrl(own);
     for (const name of names) {
       const { c, rps, requests, file, summary } = await profileCase(own, serviceRoot, name, seconds, connections);

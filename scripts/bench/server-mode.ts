@@ -16,7 +16,7 @@ import { type Running, startScript } from './start-script';
 export async function startServerMode(serviceRoot: string, env: Readonly<Record<string, string>>): Promise<Running> {
   const port = await freePort();
   const all = { ...process.env, HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'WARN', DB_POOL_SIZE: '10', ...env };
-  return startScript('scripts/serve.ts', all, 'listening', port, serviceRoot);
+  return startScript('scripts/serve.ts', all, 'listening', port, { cwd: serviceRoot });
 }
 
 export interface OneRowReads {

@@ -1,6 +1,6 @@
 /**
- * Starting a script of the project for a benchmark: tsx runs it (node, when it is a built `.js` bundle) in a
- * process group of its own, its output going
+ * Starting a script of the project for a benchmark: tsx runs it (node, when it is a `.js` or `.mjs` file: this
+ * process's node unless told another) in a process group of its own, its output going
  * to a file in the temporary folder (the service logs a line per request), until the output says `ready`.
  * `stop()` sends SIGTERM to the group and waits for the script to exit.
  */
@@ -18,24 +18,30 @@ export interface Running {
   stop(): Promise<void>;
 }
 
-/**
- * `cwd`: the checkout whose script runs (this one unless told), with this checkout's tsx. `nodeArgs`: options for
- * node before the script (`--cpu-prof`, which NODE_OPTIONS does not take), for a built `.js` only.
- */
+export interface StartOptions {
+  /** The checkout whose script runs (this one unless told), with this checkout's tsx. */
+  readonly cwd?: string;
+  /** The node binary that runs a `.js` or `.mjs` script (this process's unless told). */
+  readonly node?: string;
+  /** The script's arguments. */
+  readonly args?: readonly string[];
+  /** Options for node before a `.js` or `.mjs` script (`--cpu-prof`, which NODE_OPTIONS does not take). */
+  readonly nodeArgs?: readonly string[];
+}
+
 export async function startScript(
   script: string,
   env: NodeJS.ProcessEnv,
   ready: string,
   port: number,
-  cwd = root,
-  nodeArgs: readonly string[] = [],
+  { cwd = root, node = process.execPath, args = [], nodeArgs = [] }: StartOptions = {},
 ): Promise<Running> {
   const log = path.join(tmpdir(), `rrs-bench-${path.basename(script, '.ts')}-${port}.log`);
   const fd = openSync(log, 'w');
-  const built = script.endsWith('.js');
-  const runner = built ? process.execPath : path.join(root, 'node_modules', '.bin', 'tsx');
-  const args = built ? [...nodeArgs, script] : [script];
-  const child: ChildProcess = spawn(runner, args, { cwd, env, stdio: ['ignore', fd, fd], detached: true });
+  const built = /\.m?js$/.test(script);
+  const runner = built ? node : path.join(root, 'node_modules', '.bin', 'tsx');
+  const all = [...(built ? nodeArgs : []), script, ...args];
+  const child: ChildProcess = spawn(runner, all, { cwd, env, stdio: ['ignore', fd, fd], detached: true });
   closeSync(fd);
   const deadline = Date.now() + 60_000;
   while (!readFileSync(log, 'utf8').includes(ready)) {

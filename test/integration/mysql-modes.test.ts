@@ -11,7 +11,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import mysql from 'mysql2/promise';
-import { requireSafeSqlMode } from '../../lib/db/engines/mysql/mysql-sql-mode';
+import { requireSafeSqlMode } from '../../lib/db/engines/mysql/mysql-connection-check';
 import { closeDatabases } from '../../lib/db/select-database';
 import { serverTargets, type TestDatabase } from '../support/databases';
 import { inCi, noteMissingTool } from '../support/left-out';

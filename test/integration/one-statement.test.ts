@@ -4,15 +4,13 @@
  * table of cases; writes of several statements keep their transaction, and one whose second statement fails
  * leaves nothing behind. On PGlite, and on each server whose URL is set.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { closeDatabases } from '../../lib/db/select-database';
 import { isOneStatement } from '../../lib/execute/one-statement';
 import type { WritePlan } from '../../lib/plan/plan';
 import type { EngineName, SqlResource } from '../../lib/resource';
 import { type CountingProxy, countingProxy } from '../support/counting-proxy';
 import { type TestDatabase, targets } from '../support/databases';
+import { type DefinitionFolder, definitionFolder, tagDefinition } from '../support/definition-folder';
 import { bookResource, engineNames, personTasksResource } from '../support/resources';
 import { testData, testSchema } from '../support/schema';
 import { invoke, useService } from '../support/service';
@@ -29,40 +27,34 @@ describe('which writes are one statement', () => {
     name: string;
     plan: WritePlan;
     resource?: (e: EngineName) => SqlResource;
-    postgres: boolean;
-    mysql: boolean;
+    oneStatement: boolean | 'where it returns';
   }[] = [
     {
-      name: 'an insert of one row (RETURNING gives it back)',
+      name: 'an insert of one row (where RETURNING gives it back)',
       plan: { kind: 'insert', rows: [row] },
-      postgres: true,
-      mysql: false,
+      oneStatement: 'where it returns',
     },
-    { name: 'an insert of two rows', plan: { kind: 'insert', rows: [row, row] }, postgres: false, mysql: false },
+    { name: 'an insert of two rows', plan: { kind: 'insert', rows: [row, row] }, oneStatement: false },
     {
       name: 'an insert with a caller query',
       plan: { kind: 'insert', rows: [row], query: { parts: ['q'], values: [] } },
-      postgres: false,
-      mysql: false,
+      oneStatement: false,
     },
     {
       name: 'an insert of no field',
       plan: { kind: 'insert', rows: [{ parent: {}, extensions: [] }] },
-      postgres: false,
-      mysql: false,
+      oneStatement: false,
     },
     {
       name: 'an update by key',
       plan: { kind: 'update', updates: [{ target: byKey, parent: { title: 'x' }, extensions: [] }], children: [] },
-      postgres: true,
-      mysql: true,
+      oneStatement: true,
     },
     {
       name: 'an update by key of a resource that shows some rows only (checked first)',
       plan: { kind: 'update', updates: [{ target: byKey, parent: { title: 'x' }, extensions: [] }], children: [] },
       resource: (e) => book(e, false),
-      postgres: false,
-      mysql: false,
+      oneStatement: false,
     },
     {
       name: 'two updates',
@@ -74,10 +66,9 @@ describe('which writes are one statement', () => {
         ],
         children: [],
       },
-      postgres: false,
-      mysql: false,
+      oneStatement: false,
     },
-    { name: 'a delete by key', plan: { kind: 'delete', target: byKey, children: [] }, postgres: true, mysql: true },
+    { name: 'a delete by key', plan: { kind: 'delete', target: byKey, children: [] }, oneStatement: true },
     {
       name: 'a delete of 501 keys (two statements)',
       plan: {
@@ -85,40 +76,43 @@ describe('which writes are one statement', () => {
         target: { kind: 'keys', keys: Array.from({ length: 501 }, (_, i) => [String(i)]) },
         children: [],
       },
-      postgres: false,
-      mysql: false,
+      oneStatement: false,
     },
     {
       name: 'a write on a resource of two tables',
       plan: { kind: 'delete', target: byKey, children: [] },
       resource: (e) => ({ ...book(e), tables: bookResource(e).tables }),
-      postgres: false,
-      mysql: false,
+      oneStatement: false,
     },
     {
       name: 'a write on a hierarchical resource',
       plan: { kind: 'delete', target: byKey, children: [] },
       resource: personTasksResource,
-      postgres: false,
-      mysql: false,
+      oneStatement: false,
     },
   ];
-  it.each(cases.flatMap((c) => engineNames.map((engine) => ({ ...c, engine }))))('$engine: $name', (c) => {
-    const resource = (c.resource ?? book)(c.engine);
-    expect(isOneStatement(resource, c.plan)).toBe(c[c.engine]);
-  });
+  const where = engineNames.flatMap((engine) => [true, false].map((insertsReturn) => ({ engine, insertsReturn })));
+  it.each(cases.flatMap((c) => where.map((w) => ({ ...c, ...w }))))(
+    '$engine, inserts return $insertsReturn: $name',
+    (c) => {
+      const resource = (c.resource ?? book)(c.engine);
+      const expected = c.oneStatement === 'where it returns' ? c.insertsReturn : c.oneStatement;
+      expect(isOneStatement(resource, c.plan, c.insertsReturn)).toBe(expected);
+    },
+  );
 });
 
-const definition = (query: string, tables: string) => `<rs:sqlResource xmlns:rs="http://restsql.org/schema">
-  <query>${query}</query>
-  <metadata>${tables}</metadata>
-</rs:sqlResource>
-`;
+/** MariaDB 10.5+ takes INSERT ... RETURNING; MySQL does not (PostgreSQL always does). */
+async function insertsReturn(db: TestDatabase): Promise<boolean> {
+  const version = String((await db.exec('SELECT VERSION() AS v'))[0]?.v);
+  const [major = 0, minor = 0] = version.split('.').map((part) => Number.parseInt(part, 10));
+  return /mariadb/i.test(version) && (major > 10 || (major === 10 && minor >= 5));
+}
 
 describe.each(targets())('round trips of a write on $name', (target) => {
   let db: TestDatabase;
   let proxy: CountingProxy;
-  let folder: string;
+  let folder: DefinitionFolder;
   const form = { 'content-type': 'application/x-www-form-urlencoded' };
   const json = { 'content-type': 'application/json', accept: 'application/json' };
   const count = async (where: string) => Number((await db.exec(`SELECT COUNT(*) AS n FROM tag WHERE ${where}`))[0]?.n);
@@ -133,23 +127,16 @@ describe.each(targets())('round trips of a write on $name', (target) => {
     db = await target.create();
     for (const statement of testSchema(target.engine)) await db.exec(statement);
     for (const statement of testData(target.engine)) await db.exec(statement);
-    folder = mkdtempSync(path.join(tmpdir(), 'rrs-one-statement-'));
-    writeFileSync(
-      path.join(folder, 'Tag.xml'),
-      definition(
-        'select tag_id, label, weight from tag',
-        '<table name="tag" role="Parent" rowAlias="tag" rowSetAlias="tags"/>',
-      ),
-    );
+    folder = definitionFolder('one-statement', { Tag: tagDefinition });
     proxy = await countingProxy(db.url);
-    await useService({ DATABASE_URL: proxy.url, DEFINITIONS_DIR: folder });
+    await useService({ DATABASE_URL: proxy.url, DEFINITIONS_DIR: folder.path });
     expect((await invoke({ method: 'GET', path: '/res/Tag/1' })).status).toBe(200); // connects, reads the catalog
   });
   afterAll(async () => {
     await closeDatabases();
     proxy?.close();
     await db?.drop();
-    if (folder) rmSync(folder, { recursive: true, force: true });
+    folder?.remove();
   });
 
   it('an insert of one row: one round trip where the database gives the row back in the same statement', async () => {
@@ -160,9 +147,25 @@ describe.each(targets())('round trips of a write on $name', (target) => {
       body: 'label=new&weight=2',
     });
     expect(status).toBe(200);
-    // MySQL and MariaDB read the row back by its generated key: a statement of its own, so in a transaction
-    expect(trips).toBe(target.engine === 'postgres' ? 1 : 4);
+    // PostgreSQL and MariaDB 10.5+ give it back (RETURNING); MySQL reads it back by its key, in a transaction
+    expect(trips).toBe(target.engine === 'postgres' || (await insertsReturn(db)) ? 1 : 4);
     expect(await count("label = 'new'")).toBe(1);
+    // the row as stored comes back, its generated key with it
+    const echo = await invoke({ method: 'POST', path: '/res/Tag', headers: json, body: '{"tags":[{"label":"echo"}]}' });
+    const stored = await db.exec("SELECT tag_id FROM tag WHERE label = 'echo'");
+    expect(JSON.parse(echo.body)).toEqual({
+      rowsAffected: 1,
+      tags: [{ tag_id: Number(stored[0]?.tag_id), label: 'echo', weight: null }],
+    });
+  });
+
+  it('an insert of two rows: in a transaction, the rows given back by the same statement', async () => {
+    const body = JSON.stringify({ tags: [{ label: 'two-a' }, { label: 'two-b' }] });
+    const [status, trips] = await roundTrips({ method: 'POST', path: '/res/Tag', headers: json, body });
+    expect(status).toBe(200);
+    // BEGIN, one INSERT, COMMIT (MySQL also asks how its server reads back inserts, then reads them by key)
+    expect(trips).toBe(target.engine === 'postgres' || (await insertsReturn(db)) ? 3 : 5);
+    expect(await count("label LIKE 'two-%'")).toBe(2);
   });
 
   it('an update and a delete by key: one round trip each', async () => {

@@ -104,6 +104,18 @@ describe('buildOpenApi', () => {
     expect(both.components.parameters).not.toHaveProperty('shop.Book._limit');
   });
 
+  it('offers _order on reads of rows: every orderable label, up or down, comma-separated', () => {
+    expect(doc.paths['/res/Log'].get.parameters).toContainEqual({ $ref: '#/components/parameters/Log._order' });
+    expect(doc.paths['/res/Log/{id}']?.get.parameters ?? []).not.toContainEqual({
+      $ref: '#/components/parameters/Log._order',
+    });
+    const order = doc.components.parameters['Log._order'];
+    expect(order).toMatchObject({ name: '_order', in: 'query', style: 'form', explode: false });
+    // binary and JSON fields have no order
+    expect(order.schema.items.enum).toEqual(['message', '-message', 'at', '-at', 'level', '-level']);
+    expect(doc.components.parameters['Lang._order'].description).toContain('child fields the children');
+  });
+
   it('keeps operationIds unique when names differ only in punctuation', () => {
     const a = { ...bookResource('postgres'), name: 'a.b' };
     const b = { ...bookResource('postgres'), name: 'a_b' };

@@ -256,9 +256,91 @@ const reads: {
       select: { filters: [{ label: 'title', op: 'eq', value: 'x' }], orderBy: ['langId', 'filmId'] },
     },
   },
+  {
+    name: '_order: the fields asked for first, in their directions, then the key',
+    resource: bookResource,
+    query: {
+      filters: [],
+      order: [
+        { name: 'price', descending: true },
+        { name: 'title', descending: false },
+      ],
+    },
+    plan: {
+      kind: 'read',
+      select: {
+        filters: [],
+        orderBy: [{ label: 'price', descending: true }, { label: 'title', descending: false }, 'id'],
+      },
+    },
+  },
+  {
+    name: '_order by the key itself: the key is not added again',
+    resource: bookResource,
+    query: { filters: [], order: [{ name: 'id', descending: true }] },
+    plan: { kind: 'read', select: { filters: [], orderBy: [{ label: 'id', descending: true }] } },
+  },
+  {
+    name: '_order on a hierarchical resource: parent fields order parents, child fields children in their parent',
+    resource: languageResource,
+    query: {
+      filters: [],
+      order: [
+        { name: 'title', descending: true },
+        { name: 'langName', descending: false },
+      ],
+    },
+    plan: {
+      kind: 'read',
+      select: {
+        filters: [],
+        orderBy: [{ label: 'langName', descending: false }, 'langId', { label: 'title', descending: true }, 'filmId'],
+      },
+    },
+  },
+  {
+    name: '_order without the key selected: then every other orderable field',
+    resource: logResource,
+    query: { filters: [], order: [{ name: 'level', descending: true }] },
+    plan: {
+      kind: 'read',
+      select: { filters: [], orderBy: [{ label: 'level', descending: true }, 'message', 'at'] },
+    },
+  },
 ];
 
 const badReads: { name: string; resource: Make; query: ParsedQuery; pathKeys?: string[]; error: ExpectedError }[] = [
+  {
+    name: '_order by an unknown field: 400 naming the fields',
+    resource: bookResource,
+    query: { filters: [], order: [{ name: 'nope', descending: false }] },
+    error: {
+      status: 400,
+      code: 'bad_parameter',
+      message:
+        'Unknown field nope in resource shop.Book; its fields are id, title, price, published, summary, titleLength',
+    },
+  },
+  {
+    name: '_order by a binary field: 400, binary values have no order',
+    resource: logResource,
+    query: { filters: [], order: [{ name: 'raw', descending: false }] },
+    error: {
+      status: 400,
+      code: 'bad_parameter',
+      message: 'Field raw of resource Log holds binary values, which have no order; _order takes the other fields',
+    },
+  },
+  {
+    name: '_order by a JSON field: 400',
+    resource: logResource,
+    query: { filters: [], order: [{ name: 'extra', descending: true }] },
+    error: {
+      status: 400,
+      code: 'bad_parameter',
+      message: 'Field extra of resource Log holds JSON values, which have no order; _order takes the other fields',
+    },
+  },
   {
     name: 'a limit above the cap: 400 naming the cap (D26)',
     resource: bookResource,

@@ -172,6 +172,20 @@ const ok: { raw: string; method?: Method; expected: ParsedQuery }[] = [
     expected: { filters: [{ name: 'id', op: 'eq', value: '3' }], output: 'application/xml' },
   },
   { raw: 'a=1', method: 'PUT', expected: { filters: [{ name: 'a', op: 'eq', value: '1' }] } },
+  // _order: labels separated by commas, `-` for descending.
+  { raw: '_order=title', expected: { filters: [], order: [{ name: 'title', descending: false }] } },
+  {
+    raw: '_ORDER=-price,title%2C-id',
+    expected: {
+      filters: [],
+      order: [
+        { name: 'price', descending: true },
+        { name: 'title', descending: false },
+        { name: 'id', descending: true },
+      ],
+    },
+  },
+  { raw: '_order=a-b', expected: { filters: [], order: [{ name: 'a-b', descending: false }] } },
   // Other underscore names are ordinary fields for the planner to judge.
   { raw: '_sort=a', expected: { filters: [{ name: '_sort', op: 'eq', value: 'a' }] } },
   { raw: '_limitx=1', expected: { filters: [{ name: '_limitx', op: 'eq', value: '1' }] } },
@@ -219,6 +233,17 @@ const bad: { raw: string; method?: Method; error: RegExp }[] = [
   { raw: '_limit=1&_LIMIT=2', error: /^Parameter _LIMIT is repeated/ },
   { raw: '_offset=1&_offset=2', error: /^Parameter _offset is repeated/ },
   { raw: '_output=json&_Output=xml', error: /^Parameter _Output is repeated/ },
+  // _order items.
+  {
+    raw: '_order=',
+    error: /^Parameter _order has an empty item: give field labels separated by commas, with - before/,
+  },
+  { raw: '_order=a,,b', error: /^Parameter _order has an empty item/ },
+  { raw: '_order=-', error: /^Parameter _order has an empty item/ },
+  { raw: '_order=a,', error: /^Parameter _order has an empty item/ },
+  { raw: '_order=a,-a', error: /^Parameter _order names a twice; .*, each once$/ },
+  { raw: '_order=a&_order=b', error: /^Parameter _order is repeated/ },
+  { raw: '_order=a', method: 'PUT', error: /^Parameter _order is for GET only; it is not allowed on PUT$/ },
   // GET only.
   { raw: '_limit=5', method: 'PUT', error: /^Parameter _limit is for GET only; it is not allowed on PUT$/ },
   { raw: '_offset=5', method: 'PUT', error: /^Parameter _offset is for GET only/ },

@@ -1,7 +1,7 @@
 /**
  * The result-size limit kept while rows arrive (meterResult), and the exact check on the body (checkResultSize):
  * the running count is a lower bound of the body's bytes, so it refuses only what the body would be too large for,
- * whatever the representation; a hierarchical parent counts once per run of its rows, as group-rows writes it.
+ * whatever the representation; a hierarchical parent counts once, wherever its rows come, as group-rows writes it.
  */
 import { groupRows } from '../../lib/serial/group-rows';
 import { checkResultSize, meterResult } from '../../lib/serial/result-size';
@@ -64,10 +64,11 @@ const cases: { name: string; resource: typeof bookResource; batches: Row[][]; co
     counted: 1 + 7 + (2 + 2) + (2 + 4) + (2 + 4),
   },
   {
-    name: 'hierarchical: a childless parent counts its own values; a parent seen again after another counts again',
+    name: 'hierarchical: a childless parent counts its own values; a parent seen again after another counts once',
     resource: languageResource,
     batches: [[film(1, 'English', null, null), film(2, 'French', 20, 'Amelie'), film(1, 'English', 11, 'X')]],
-    counted: 1 + 7 + (1 + 6 + 2 + 6) + (1 + 7 + 2 + 1),
+    // parent 1's rows form one parent wherever they come (group-rows), so its values are written once
+    counted: 1 + 7 + (1 + 6 + 2 + 6) + (2 + 1),
   },
 ];
 

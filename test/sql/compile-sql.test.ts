@@ -234,6 +234,21 @@ const cases: { name: string; input: Input; postgres: CompiledQuery; mysql: Compi
     mysql: { text: `SELECT * ${from} ORDER BY _r.\`langId\`, _r.\`filmId\`, _r.\`title\``, params: [] },
   },
   {
+    name: 'an order asked for (_order): its directions, NULL below every value on both engines',
+    input: {
+      kind: 'select',
+      spec: {
+        filters: [],
+        orderBy: [{ label: 'price', descending: true }, { label: 'title', descending: false }, 'id'],
+      },
+    },
+    postgres: {
+      text: `SELECT * ${from} ORDER BY _r."price" DESC NULLS LAST, _r."title" ASC NULLS FIRST, _r."id"`,
+      params: [],
+    },
+    mysql: { text: `SELECT * ${from} ORDER BY _r.\`price\` DESC, _r.\`title\` ASC, _r.\`id\``, params: [] },
+  },
+  {
     name: 'limit only',
     input: { kind: 'select', spec: { filters: [], orderBy: ['id'], limit: 20 } },
     postgres: { text: `SELECT * ${from} ORDER BY _r."id" LIMIT $1`, params: [20] },

@@ -40,6 +40,10 @@ export abstract class StandardSql implements SqlShape {
   }
 
   /** Under READ COMMITTED every statement reads a fresh snapshot, so the query is run as it is. */
+  orderTerm(column: string, descending: boolean): string {
+    return descending ? `${column} DESC NULLS LAST` : `${column} ASC NULLS FIRST`;
+  }
+
   currentRead(query: string): string {
     return query;
   }

@@ -4,7 +4,9 @@
  * tinyint(1) as boolean. Every statement runs on a connection held for it (or for its transaction), bounded on
  * the client side: a connection that failed at the network level or did not answer in time is destroyed, never
  * returned to the pool. A new connection is first asked its sql_mode, and refused under one that changes how SQL
- * text reads (mysql-sql-mode).
+ * text reads (mysql-sql-mode), and its server's version, in the same query (mysql-connection-check): where the server
+ * takes INSERT ... RETURNING, a transaction on the connection uses it, and so does a statement on the pool once the
+ * last connection checked said so.
  */
 import mysql from 'mysql2/promise';
 import { observeDatabaseCall } from '../../../request-context';
@@ -14,9 +16,9 @@ import type { ConnectOptions } from '../../engine';
 import { type PasswordSource, passwordText } from '../../password-source';
 import { describeMysql } from './describe-mysql';
 import { bounded, type Held, hold } from './mysql-connection';
+import { checkConnection } from './mysql-connection-check';
 import { mysqlErrors } from './mysql-errors';
 import { mysqlOptions } from './mysql-pool-options';
-import { requireSafeSqlMode } from './mysql-sql-mode';
 
 /** What lib/request-context times (and traces) of each call: the statement's text, never its values. */
 const statementCall = (query: Statement) => ({ engine: 'mysql', kind: 'statement', text: query.text }) as const;
@@ -39,7 +41,13 @@ function setPoolPassword(pool: mysql.Pool, password: string): void {
 
 export function connectMysql(url: string, options: ConnectOptions, source?: PasswordSource): Database {
   const pool = mysql.createPool(mysqlOptions(url, options, source));
-  const acquire = (query: Statement) => acquireChecked(pool, options.statementTimeoutMs, query, source);
+  /** What the last connection checked said of its server: what a statement run on the pool can count on. */
+  let insertsReturn = false;
+  const acquire = async (query: Statement) => {
+    const held = await acquireChecked(pool, options.statementTimeoutMs, query, source);
+    insertsReturn = held.insertsReturn;
+    return held;
+  };
   /** Runs one call on a connection of its own, released (or destroyed) after it. */
   const withConnection = async <T>(query: Statement, call: (held: Held) => Promise<T>): Promise<T> => {
     const held = await acquire(query);
@@ -60,6 +68,9 @@ export function connectMysql(url: string, options: ConnectOptions, source?: Pass
   return {
     engine: 'mysql',
     ...poolExecutor,
+    get insertsReturn() {
+      return insertsReturn;
+    },
     readEach: (query, batchRows, each) =>
       observeDatabaseCall(statementCall(query), () =>
         withConnection(query, (held) => held.readEach(query, batchRows, each)),
@@ -89,8 +100,8 @@ async function acquireChecked(
   try {
     conn = await pool.getConnection();
     const checking = conn;
-    await bounded(requireSafeSqlMode(checking), statementTimeoutMs, () => checking.destroy());
-    return hold(conn, statementTimeoutMs);
+    const facts = await bounded(checkConnection(checking), statementTimeoutMs, () => checking.destroy());
+    return hold(conn, statementTimeoutMs, facts);
   } catch (error) {
     // a connection refused for its sql_mode (or that failed its check) is never used again
     conn?.destroy();
@@ -102,7 +113,10 @@ async function acquireChecked(
 async function transaction<T>(held: Held, fn: (tx: Executor) => Promise<T>): Promise<T> {
   try {
     await held.run(startTransaction);
-    const result = await fn({ run: (query) => observeDatabaseCall(statementCall(query), () => held.run(query)) });
+    const result = await fn({
+      run: (query) => observeDatabaseCall(statementCall(query), () => held.run(query)),
+      insertsReturn: held.insertsReturn,
+    });
     await held.run(commit);
     return result;
   } catch (error) {

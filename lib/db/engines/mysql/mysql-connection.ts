@@ -8,12 +8,15 @@ import type { Value } from '../../../values';
 import { classifyDbError } from '../../classify-error';
 import type { QueryResult, Row, Statement } from '../../database';
 import { noAnswerDeadline } from '../../no-answer-deadline';
+import type { ConnectionFacts } from './mysql-connection-check';
 import { mysqlErrors } from './mysql-errors';
 import { readRows } from './mysql-read-rows';
 
 export /** One pooled connection held for a call or a transaction. */
 interface Held {
   run(query: Statement): Promise<QueryResult>;
+  /** INSERT ... RETURNING works on the connection's server (mysql-connection-check). */
+  readonly insertsReturn: boolean;
   /** Database.readEach on this connection; it is destroyed when `each` throws. */
   readEach(query: Statement, batchRows: number, each: (rows: readonly Row[]) => void): Promise<void>;
   /** The raw result with its column definitions (describe-mysql reads them). */
@@ -26,7 +29,7 @@ interface Held {
   release(): void;
 }
 
-export function hold(conn: mysql.PoolConnection, statementTimeoutMs: number): Held {
+export function hold(conn: mysql.PoolConnection, statementTimeoutMs: number, facts: ConnectionFacts): Held {
   let lost = false;
   /**
    * Out of the pool, and its socket closed now: mysql2's destroy only ends the socket, which then waits for a
@@ -52,6 +55,7 @@ export function hold(conn: mysql.PoolConnection, statementTimeoutMs: number): He
   };
   return {
     query,
+    insertsReturn: facts.insertsReturn,
     readEach: (statement, batchRows, each) =>
       readEach(conn, statementTimeoutMs, destroy, { statement, batchRows, each }),
     destroy,

@@ -3,9 +3,8 @@
  * (client-side binding, so RDS Proxy never pins a session), escaping a quote with a backslash, and
  * NO_BACKSLASH_ESCAPES makes that backslash a plain character, so a value could end its string and go on as SQL;
  * ANSI_QUOTES (also part of ANSI) makes a double-quoted text a name, which changes what definitions' queries mean.
- * Checked once per new connection, before its first statement. Pure but for `requireSafeSqlMode`'s one query.
+ * Checked once per new connection, before its first statement (mysql-connection-check). Pure.
  */
-import type mysql from 'mysql2/promise';
 import { ConfigurationError } from '../../../errors';
 
 const refused: Readonly<Record<string, string>> = {
@@ -31,14 +30,7 @@ function sqlModeError(sqlMode: string): ConfigurationError {
   );
 }
 
-/** Connections already checked: mysql2 keeps one core connection object per connection it pools. */
-const checked = new WeakSet<object>();
-
-/** Refuses a connection whose session sql_mode reads SQL text differently; asks each connection once. */
-export async function requireSafeSqlMode(conn: mysql.PoolConnection): Promise<void> {
-  if (checked.has(conn.connection)) return;
-  const [rows] = await conn.query('SELECT @@SESSION.sql_mode AS mode');
-  const sqlMode = String((rows as { mode?: unknown }[])[0]?.mode ?? '');
+/** Refuses a session whose sql_mode (`sqlMode`, the server's comma-separated list) reads SQL text differently. */
+export function refuseUnsafeSqlMode(sqlMode: string): void {
   if (refusedModes(sqlMode).length > 0) throw sqlModeError(sqlMode);
-  checked.add(conn.connection);
 }

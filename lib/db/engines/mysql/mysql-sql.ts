@@ -48,6 +48,11 @@ export class MysqlSql extends StandardSql {
    * derived table does not reach the tables inside it: the query itself takes LOCK IN SHARE MODE (on its own line,
    * after any trailing comment), so it reads the rows as committed now and keeps them until the write commits.
    */
+  /** MySQL orders NULL below every value already, and has no NULLS FIRST / LAST. */
+  override orderTerm(column: string, descending: boolean): string {
+    return `${column} ${descending ? 'DESC' : 'ASC'}`;
+  }
+
   override currentRead(query: string): string {
     return `${query}\nLOCK IN SHARE MODE`;
   }
