@@ -6,7 +6,8 @@
  * never throws, every outcome is an HTTP response. A HEAD is served as the GET it asks about, answered with the
  * GET's status and headers, the length of the GET's body as Content-Length, and no body (its routes are the GET's,
  * lib/routes.ts). Every request is observed here
- * (lib/observe: one log line, metrics, traced database calls) and every response carries its X-Request-Id.
+ * (lib/observe: one log line, metrics, traced database calls) and every response carries its X-Request-Id. The
+ * server mode enters after the event (serveHttp), with the request it read itself: the rest is the same path.
  */
 import type { APIGatewayProxyResult, Context } from 'aws-lambda';
 import { authenticate } from '../auth/authenticate';
@@ -19,10 +20,18 @@ import { type HiddenPlaces, hiddenPlacesOf } from './mask-error-text';
 import { errorResult, type HttpResponse } from './to-result';
 
 /** `context`: Lambda's, which the log lines then carry (the server mode and the tests call without one). */
-export type Handler = (
+export type LambdaHandler = (
   event: GatewayEvent,
   context?: Pick<Context, 'awsRequestId'> & Partial<Context>,
 ) => Promise<APIGatewayProxyResult>;
+
+/**
+ * A function's handler: Lambda's entry, and `serveHttp`, the same service for a request already read (the server
+ * mode's: no API Gateway event is built for it and read back), under the request id given.
+ */
+export type Handler = LambdaHandler & {
+  readonly serveHttp: (request: HttpRequest, requestId: string) => Promise<HttpResponse>;
+};
 
 export interface HandlerOptions {
   /** False for paths anyone may call even with sign-in on (the health checks): the caller is not asked for a token. */
@@ -47,13 +56,13 @@ export function createHandler(
   options: HandlerOptions = {},
 ): Handler {
   const signIn = options.signIn ?? true;
-  return async (event, context) => {
-    const requestId = requestIdOf(event, context);
+  /** `read`: the request, read from its event on Lambda (an event that cannot be read is answered as an error). */
+  const answer = async (read: () => HttpRequest, requestId: string, context?: Partial<Context>) => {
     let head = false;
     const response = await observeRequest(requestId, context, async () => {
       let request: HttpRequest | undefined;
       try {
-        request = fromEvent(event);
+        request = read();
         head = request.method === 'HEAD';
         const caller = signIn
           ? await authenticate(
@@ -73,4 +82,9 @@ export function createHandler(
     const length = String(Buffer.byteLength(response.body));
     return { statusCode: response.statusCode, headers: { ...headers, 'Content-Length': length }, body: '' };
   };
+  const lambda: LambdaHandler = (event, context) =>
+    answer(() => fromEvent(event), requestIdOf(event, context), context);
+  return Object.assign(lambda, {
+    serveHttp: (request: HttpRequest, requestId: string) => answer(() => request, requestId),
+  });
 }

@@ -3,10 +3,11 @@
  * environment (observe-settings) and kept while the container is warm. The tracer module (and with it the X-Ray
  * SDK) is required only when POWERTOOLS_TRACE_ENABLED=true: without tracing it is never loaded, which keeps cold starts short.
  */
-import { Logger } from '@aws-lambda-powertools/logger';
+import type { Logger } from '@aws-lambda-powertools/logger';
 import { Metrics } from '@aws-lambda-powertools/metrics';
 import type { CallWrapper } from '../request-context';
 import { type ObserveSettings, observeSettings, serviceName } from './observe-settings';
+import { ServiceLogger } from './service-logger';
 
 export interface Observers {
   readonly settings: ObserveSettings;
@@ -31,7 +32,7 @@ function create(env: NodeJS.ProcessEnv): Observers {
   const settings = observeSettings(env);
   return {
     settings,
-    logger: new Logger({ serviceName, logLevel: settings.logLevel }),
+    logger: new ServiceLogger({ serviceName, logLevel: settings.logLevel }),
     ...(settings.metrics ? { metrics: new Metrics({ serviceName, namespace: settings.namespace }) } : {}),
     ...(settings.tracing ? { traceCall: loadTracer() } : {}),
     coldStart: env.AWS_LAMBDA_INITIALIZATION_TYPE !== 'provisioned-concurrency',

@@ -1,7 +1,7 @@
 /**
- * The server mode's node:http server: each request is turned into the HTTP API v2 event API Gateway would send
- * (to-event.ts), routed as serverless.yml routes it (the route table, lib/routes.ts) to the very handler Lambda runs, and its
- * result written back. Connections are kept alive and many requests run at once (the database pools bound the
+ * The server mode's node:http server: each request is read into the HttpRequest the handlers serve, as Lambda reads
+ * API Gateway's event (to-http-request.ts), routed as serverless.yml routes it (the route table, lib/routes.ts) to
+ * the very handler Lambda runs, past its event (serveHttp), and its result written back. Connections are kept alive and many requests run at once (the database pools bound the
  * queries: DB_POOL_SIZE, 5 per database outside Lambda).
  *
  * What one client can hold is bounded before anything of its body is read, as API Gateway bounds it on Lambda:
@@ -19,16 +19,15 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import type { APIGatewayProxyResult } from 'aws-lambda';
 import { OverloadedError, TooLargeError } from '../errors';
 import type { Handler } from '../http/create-handler';
-import { errorResult } from '../http/to-result';
+import { errorResult, type HttpResponse } from '../http/to-result';
 import { observeRequest } from '../observe/observe-request';
 import { type FunctionName, openFunctions, routeRequest } from '../routes';
 import { createByteBudget, holdFor, type RequestBytes } from './byte-budget';
 import { limitConnections } from './connection-limit';
 import { readBody } from './read-body';
-import { toEvent } from './to-event';
+import { toHttpRequest } from './to-http-request';
 
 /** Longer than the usual load balancers' idle timeout (60 s), so the server never closes a connection they reuse. */
 const KEEP_ALIVE_MS = 65_000;
@@ -70,19 +69,16 @@ export interface ServiceServer {
 }
 
 /**
- * A text body is written as the string it is (no copy into a Buffer), a base64 one as its bytes. The answer to a
- * HEAD keeps the Content-Length its handler gave it, the GET's, and has no body (Node sends none).
+ * The body is written as the string it is (no copy into a Buffer). The answer to a HEAD keeps the Content-Length
+ * its handler gave it, the GET's, and has no body (Node sends none).
  */
-function writeResult(response: ServerResponse, result: APIGatewayProxyResult, close: boolean): void {
-  const body = result.isBase64Encoded ? Buffer.from(result.body ?? '', 'base64') : (result.body ?? '');
-  const headers: Record<string, string | string[]> = {};
-  for (const name in result.headers) headers[name] = String(result.headers[name]);
-  for (const name in result.multiValueHeaders) headers[name] = (result.multiValueHeaders[name] ?? []).map(String);
+function writeResult(response: ServerResponse, result: HttpResponse, close: boolean): void {
+  const headers: Record<string, string> = { ...result.headers };
   if (response.req.method !== 'HEAD' || headers['Content-Length'] === undefined)
-    headers['Content-Length'] = String(typeof body === 'string' ? Buffer.byteLength(body) : body.length);
+    headers['Content-Length'] = String(Buffer.byteLength(result.body));
   if (close) headers.Connection = 'close';
   response.writeHead(result.statusCode, headers);
-  response.end(body);
+  response.end(result.body);
 }
 
 /** What a request answered before its handler ran (nothing of its body read): the connection then closes. */
@@ -103,7 +99,7 @@ async function answer(
   options: ServiceServerOptions,
   take: (bytes: number) => boolean,
   continueIfAsked: () => void,
-): Promise<APIGatewayProxyResult | Refusal> {
+): Promise<HttpResponse | Refusal> {
   const method = request.method ?? 'GET';
   const url = request.url ?? '/';
   const route = routeRequest(method, url.split('?')[0] ?? '/');
@@ -118,12 +114,11 @@ async function answer(
   if (read.kind === 'too-large') return new Refusal(tooLarge(options.maxBodyBytes));
   if (read.kind === 'busy') return new Refusal(tooManyBytes());
   const head = { method, url, headers: request.headers, httpVersion: request.httpVersion };
-  const event = toEvent({ ...head, remoteAddress: request.socket.remoteAddress }, read.body);
-  return options.functions[route](event);
+  return options.functions[route].serveHttp(toHttpRequest(head, read.body), randomUUID());
 }
 
 /** A refusal as the handlers answer errors (with its request id), logged and counted like any request. */
-function refusalResult(request: IncomingMessage, refusal: Refusal): Promise<APIGatewayProxyResult> {
+function refusalResult(request: IncomingMessage, refusal: Refusal): Promise<HttpResponse> {
   const requestId = randomUUID();
   return observeRequest(requestId, undefined, async () => {
     const result = errorResult(refusal.error, request.headers.accept, requestId);
@@ -182,7 +177,7 @@ function respond(
       return { result: await refusalResult(request, result), close: true };
     })
     .catch((error: unknown) => ({ result: errorResult(error, request.headers.accept) }))
-    .then(({ result, close }: { result: APIGatewayProxyResult; close?: boolean }) =>
+    .then(({ result, close }: { result: HttpResponse; close?: boolean }) =>
       writeResult(response, result, how.stopping() || close === true),
     )
     .catch(() => response.destroy());

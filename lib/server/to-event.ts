@@ -1,21 +1,15 @@
 /**
- * Turns a node:http request (its head and its whole body) into the API Gateway HTTP API (payload 2.0) event the
- * handlers take, as API Gateway builds it: the raw path and raw query string as sent (repeated keys intact),
- * lower-cased headers (repeats joined by commas, cookies apart), a text body as is and any other body in base64,
- * and a requestContext with the method and a fresh request id. Pure apart from the id and the clock.
+ * Turns a node:http request (its head and its whole body) into the API Gateway HTTP API (payload 2.0) event
+ * API Gateway would send for it: the raw path and raw query string as sent (repeated keys intact), lower-cased
+ * headers (repeats joined by commas, cookies apart), a text body as is and any other body in base64, and a
+ * requestContext with the method and a fresh request id. The server mode hands its handlers the request directly
+ * (to-http-request.ts); this is what that request stands for on Lambda, and its tests hold the two to the same
+ * HttpRequest. Pure apart from the id and the clock.
  */
 import { randomUUID } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
-
-export interface RequestHead {
-  readonly method: string;
-  /** The request target as sent: path and query string. */
-  readonly url: string;
-  readonly headers: IncomingHttpHeaders;
-  readonly httpVersion: string;
-  readonly remoteAddress?: string;
-}
+import { headersOf, type RequestHead, splitTarget } from './to-http-request';
 
 /** Bodies API Gateway passes as text; everything else (images, octet streams, unknown types) it base64-encodes. */
 const TEXT_TYPES = /^(text\/|application\/([\w.+-]*\+)?(json|xml|x-www-form-urlencoded|javascript)\b)/i;
@@ -24,24 +18,13 @@ function isText(contentType: string | undefined): boolean {
   return contentType === undefined || contentType === '' || TEXT_TYPES.test(contentType.trim());
 }
 
-function headersOf(raw: IncomingHttpHeaders): Record<string, string> {
-  const headers: Record<string, string> = {};
-  for (const [name, value] of Object.entries(raw)) {
-    if (value === undefined || name === 'cookie') continue;
-    headers[name] = Array.isArray(value) ? value.join(',') : value;
-  }
-  return headers;
-}
-
 function cookiesOf(raw: IncomingHttpHeaders): string[] | undefined {
   const cookie = raw.cookie;
   return cookie ? cookie.split(/;\s*/).filter(Boolean) : undefined;
 }
 
 export function toEvent(head: RequestHead, body: Buffer): APIGatewayProxyEventV2 {
-  const mark = head.url.indexOf('?');
-  const rawPath = mark < 0 ? head.url : head.url.slice(0, mark);
-  const rawQueryString = mark < 0 ? '' : head.url.slice(mark + 1);
+  const { rawPath, rawQuery: rawQueryString } = splitTarget(head.url);
   const method = head.method.toUpperCase();
   const headers = headersOf(head.headers);
   const text = isText(headers['content-type']);

@@ -7,22 +7,33 @@
  * Before each read is measured, both answer it once and must answer the same (status, Content-Type, body bytes).
  * Prints req/s, p50 and p99 of both and the ratio; never asserted by a test.
  *   npm run bench:http -- [--pg URL] [--mysql URL] [--seconds 10] [--warmup 3] [--connections 10] [--json [file]]
+ *     [--database rrs_bench_http] [--cases R2,C1] [--service-root DIR]
  * The URLs default to TEST_PG_URL and TEST_MYSQL_URL; without either it uses the embedded PGlite demo. The
  * server mode runs with the environment given (LOG_LEVEL=WARN drops its per-request log line, say).
+ * `--database` names the database seeded on each server, `--cases` keeps the cases whose names start with one of
+ * the words, and `--service-root` measures the server mode of another checkout (built there, run from there, with
+ * its own definitions): run it with and without, one after the other, for a before/after in one session.
  */
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { maskUrl } from '../../lib/db/mask-url';
 import { seedUrl } from '../demo/seed';
 import { freePort } from '../free-port';
 import { urlOf } from '../scratch-database';
 import { startEmbeddedDatabase } from '../start';
+import { type Case, casesNamed } from './http-cases';
 import { type Figures, type LoadOptions, measure, type BenchRequest as Request, readLoadOptions } from './load';
 import { startScript } from './start-script';
 
 interface Options extends LoadOptions {
   readonly databases: { readonly db: string; readonly url?: string }[];
   readonly json?: string;
+  readonly database: string;
+  /** Prefixes of the case names to run (all when empty). */
+  readonly cases: readonly string[];
+  /** The checkout whose server mode is measured. */
+  readonly serviceRoot: string;
 }
 
 function readOptions(argv: readonly string[]): Options {
@@ -39,45 +50,11 @@ function readOptions(argv: readonly string[]): Options {
     databases: databases.length > 0 ? databases : [{ db: 'pglite' }],
     ...readLoadOptions(value),
     ...(at < 0 ? {} : { json: next && !next.startsWith('--') ? next : '-' }),
+    database: value('--database') ?? 'rrs_bench_http',
+    cases: (value('--cases') ?? '').split(',').filter((word) => word !== ''),
+    serviceRoot: path.resolve(value('--service-root') ?? path.join(__dirname, '..', '..')),
   };
 }
-
-interface Case {
-  readonly name: string;
-  service(n: number): Request;
-  ceiling(n: number): Request;
-  /** A read: the ceiling's answer must be the service's, byte for byte (checked before the load). */
-  readonly read?: boolean;
-}
-
-const form = { 'content-type': 'application/x-www-form-urlencoded' };
-const run = Date.now().toString(36);
-
-const cases: readonly Case[] = [
-  {
-    name: 'R2 single row by key',
-    service: (n) => ({ method: 'GET', path: `/res/Book/${(n % 200) + 1}` }),
-    ceiling: (n) => ({ method: 'GET', path: `/r2/${(n % 200) + 1}` }),
-    read: true,
-  },
-  {
-    name: 'R1 100 flat rows',
-    service: () => ({ method: 'GET', path: '/res/Book?_limit=100' }),
-    ceiling: () => ({ method: 'GET', path: '/r1' }),
-    read: true,
-  },
-  {
-    name: 'R1 hierarchical 100 rows',
-    service: () => ({ method: 'GET', path: '/res/BookReviews?_limit=100' }),
-    ceiling: () => ({ method: 'GET', path: '/r1h' }),
-    read: true,
-  },
-  {
-    name: 'C1 insert one row',
-    service: (n) => ({ method: 'POST', path: '/res/Publisher', headers: form, body: `name=s-${run}-${n}` }),
-    ceiling: (n) => ({ method: 'POST', path: '/c1', headers: form, body: `name=c-${run}-${n}` }),
-  },
-];
 
 /** The ceiling must not do less than the service: for a read, the same body and Content-Type. */
 async function checkSameAnswer(c: Case, service: number, ceiling: number): Promise<void> {
@@ -113,10 +90,11 @@ async function benchDatabase(db: string, url: string, options: Options, print: (
   const env = { ...process.env, DATABASE_URL: url, DATABASE_URL_BOOKSTORE: url, HOST: '127.0.0.1' };
   const [top, ours] = [await freePort(), await freePort()];
   const ceiling = await startScript('scripts/bench/ceiling-server.ts', { ...env, PORT: String(top) }, 'listening', top);
-  const service = await startScript('dist/serve.js', { ...env, PORT: String(ours) }, 'listening', ours);
+  const serviceEnv = { ...env, PORT: String(ours), DEFINITIONS_DIR: path.join(options.serviceRoot, 'definitions') };
+  const service = await startScript('dist/serve.js', serviceEnv, 'listening', ours, { cwd: options.serviceRoot });
   const rows: Row[] = [];
   try {
-    for (const c of cases) {
+    for (const c of casesNamed(options.cases)) {
       if (c.read) await checkSameAnswer(c, service.port, ceiling.port);
       // the ceiling first, then the service, on the same data: each case's two runs are back to back
       const top = await measureAll2xx(ceiling.port, c.ceiling, options);
@@ -148,17 +126,17 @@ async function benchDatabase(db: string, url: string, options: Options, print: (
 async function main(): Promise<void> {
   const options = readOptions(process.argv.slice(2));
   // the service as `npm run serve` runs it: compiled, not through tsx
-  execFileSync('npm', ['run', '--silent', 'build:serve'], { stdio: 'inherit' });
+  execFileSync('npm', ['run', '--silent', 'build:serve'], { stdio: 'inherit', cwd: options.serviceRoot });
   // with the JSON on stdout, the table goes to stderr
   const print = (line: string) => (options.json === '-' ? console.error(line) : console.log(line));
   print(
     `bench:http: ${options.connections} connections, ${options.warmup} s warm-up, ${options.seconds} s measured per run; loopback; ` +
-      `the service (dist/serve.js) with LOG_LEVEL=${process.env.LOG_LEVEL || 'INFO'}, DB_PREPARE=${process.env.DB_PREPARE || 'true'}`,
+      `the service (${path.join(options.serviceRoot, 'dist/serve.js')}) with LOG_LEVEL=${process.env.LOG_LEVEL || 'INFO'}, DB_PREPARE=${process.env.DB_PREPARE || 'true'}`,
   );
   const rows: Row[] = [];
   for (const { db, url } of options.databases) {
     if (url) {
-      const own = urlOf(url, 'rrs_bench_http');
+      const own = urlOf(url, options.database);
       await seedUrl(own);
       print(`${db}: the demo seeded into ${maskUrl(own)}`);
       rows.push(...(await benchDatabase(db, own, options, print)));

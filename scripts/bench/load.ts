@@ -20,6 +20,8 @@ export interface LoadOptions {
 }
 
 export interface Figures {
+  /** Requests answered, in the warm-up and the measured run. */
+  readonly requests: number;
   readonly rps: number;
   readonly p50: number;
   readonly p99: number;
@@ -49,6 +51,7 @@ async function load(port: number, request: (n: number) => BenchRequest, seconds:
     requests: [{ setupRequest: (req) => ({ ...req, ...request(n++) }) }],
   });
   return {
+    requests: result.requests.total,
     rps: result.requests.average,
     p50: result.latency.p50,
     p99: result.latency.p99,
@@ -65,5 +68,10 @@ export async function measure(
 ): Promise<Figures> {
   const warm = options.warmup > 0 ? await load(port, request, options.warmup, options.connections) : undefined;
   const measured = await load(port, request, options.seconds, options.connections);
-  return { ...measured, non2xx: measured.non2xx + (warm?.non2xx ?? 0), failed: measured.failed + (warm?.failed ?? 0) };
+  return {
+    ...measured,
+    requests: measured.requests + (warm?.requests ?? 0),
+    non2xx: measured.non2xx + (warm?.non2xx ?? 0),
+    failed: measured.failed + (warm?.failed ?? 0),
+  };
 }

@@ -25,6 +25,8 @@ export interface StartOptions {
   readonly node?: string;
   /** The script's arguments. */
   readonly args?: readonly string[];
+  /** Options for node before a `.js` or `.mjs` script (`--cpu-prof`, which NODE_OPTIONS does not take). */
+  readonly nodeArgs?: readonly string[];
 }
 
 export async function startScript(
@@ -32,12 +34,14 @@ export async function startScript(
   env: NodeJS.ProcessEnv,
   ready: string,
   port: number,
-  { cwd = root, node = process.execPath, args = [] }: StartOptions = {},
+  { cwd = root, node = process.execPath, args = [], nodeArgs = [] }: StartOptions = {},
 ): Promise<Running> {
   const log = path.join(tmpdir(), `rrs-bench-${path.basename(script, '.ts')}-${port}.log`);
   const fd = openSync(log, 'w');
-  const runner = /\.m?js$/.test(script) ? node : path.join(root, 'node_modules', '.bin', 'tsx');
-  const child: ChildProcess = spawn(runner, [script, ...args], { cwd, env, stdio: ['ignore', fd, fd], detached: true });
+  const built = /\.m?js$/.test(script);
+  const runner = built ? node : path.join(root, 'node_modules', '.bin', 'tsx');
+  const all = [...(built ? nodeArgs : []), script, ...args];
+  const child: ChildProcess = spawn(runner, all, { cwd, env, stdio: ['ignore', fd, fd], detached: true });
   closeSync(fd);
   const deadline = Date.now() + 60_000;
   while (!readFileSync(log, 'utf8').includes(ready)) {
