@@ -34,5 +34,7 @@ USER node
 EXPOSE 3000
 HEALTHCHECK --interval=30s --timeout=3s \
   CMD ["node", "-e", "fetch('http://127.0.0.1:'+process.env.PORT+'/health').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
-# node is PID 1 and handles SIGTERM itself: it stops accepting, finishes the requests in flight, closes the pools
-CMD ["node", "serve.js"]
+# node is PID 1 and handles SIGTERM itself: it stops accepting, finishes the requests in flight, closes the pools.
+# --experimental-async-context-frame (Node 22; the default from Node 24) carries each request's record through its
+# awaits without a promise hook per promise: a third more one-row reads per second (npm run bench:peer runs it so).
+CMD ["node", "--experimental-async-context-frame", "serve.js"]

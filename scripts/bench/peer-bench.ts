@@ -20,7 +20,7 @@ import path from 'node:path';
 import { maskUrl } from '../../lib/db/mask-url';
 import { seedUrl } from '../demo/seed';
 import { freePort } from '../free-port';
-import { node22Binary } from '../node22';
+import { containerNodeArgs, node22Binary } from '../node22';
 import { installedPackage } from '../pinned-folder';
 import { urlOf } from '../scratch-database';
 import { type BenchRequest, type Figures, type LoadOptions, measure, readLoadOptions } from './load';
@@ -157,9 +157,8 @@ async function benchDatabase(db: string, url: string, options: Options, versions
     { ...ourEnv, LOG_LEVEL: options.logLevel.toUpperCase() },
     'listening',
     oursPort,
-    {
-      node: versions.node,
-    },
+    // as the container image runs it
+    { node: versions.node, nodeArgs: containerNodeArgs },
   );
   const config = writePeerConfig({
     url,
@@ -217,7 +216,7 @@ async function main(): Promise<void> {
   const nodeVersion = execFileSync(versions.node, ['--version'], { encoding: 'utf8' }).trim();
   console.log(
     `bench:peer: ${options.connections} connections, ${options.warmup} s warm-up, ${options.seconds} s measured per run; loopback; ` +
-      `node ${nodeVersion} for both; the service (dist/serve.js) with LOG_LEVEL=${options.logLevel.toUpperCase()}, DB_PREPARE=true, DB_POOL_SIZE=10; ` +
+      `node ${nodeVersion} for both; the service (${containerNodeArgs.join(' ')} dist/serve.js, as the container image runs it) with LOG_LEVEL=${options.logLevel.toUpperCase()}, DB_PREPARE=true, DB_POOL_SIZE=10; ` +
       `Platformatic DB ${versions.peer} with its logger at ${options.logLevel}, poolSize 10`,
   );
   let all2xx = true;
