@@ -131,7 +131,7 @@ async function main(): Promise<void> {
   const print = (line: string) => (options.json === '-' ? console.error(line) : console.log(line));
   print(
     `bench:http: ${options.connections} connections, ${options.warmup} s warm-up, ${options.seconds} s measured per run; loopback; ` +
-      `the service (${path.join(options.serviceRoot, 'dist/serve.js')}) with LOG_LEVEL=${process.env.LOG_LEVEL || 'INFO'}, DB_PREPARE=${process.env.DB_PREPARE || 'true'}`,
+      `the service (${path.relative(process.cwd(), path.join(options.serviceRoot, 'dist/serve.js')) || 'dist/serve.js'}) with LOG_LEVEL=${process.env.LOG_LEVEL || 'INFO'}, DB_PREPARE=${process.env.DB_PREPARE || 'true'}`,
   );
   const rows: Row[] = [];
   for (const { db, url } of options.databases) {
