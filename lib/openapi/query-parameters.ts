@@ -4,6 +4,7 @@
  * decide which operation uses which parameter (resource-paths does).
  */
 import type { OpenAPIV3_1 } from 'openapi-types';
+import { orderable } from '../plan/plan-read';
 import type { Field, SqlResource } from '../resource';
 import { keyLabels, tableWithRole } from '../resource-levels';
 import { componentRef, filterParameterName } from './component-names';
@@ -78,14 +79,9 @@ export function limitRef(resource: SqlResource): OpenAPIV3_1.ReferenceObject {
 
 const ownLimitName = (resource: SqlResource) => `${resource.name}._limit`;
 
-/** Fields that can order rows: every field but binary and JSON ones, which have no order. */
-function orderFields(resource: SqlResource): Field[] {
-  return resource.fields.filter((f) => f.type !== 'binary' && !/^json/i.test(f.dbType));
-}
-
 /** The resource's `_order`: its orderable labels, each ascending or (`-label`) descending, comma-separated. */
 export function orderParameter(resource: SqlResource): Record<string, OpenAPIV3_1.ParameterObject> {
-  const labels = orderFields(resource).map((f) => f.label);
+  const labels = resource.fields.filter(orderable).map((f) => f.label);
   return {
     [orderName(resource)]: {
       name: '_order',

@@ -81,7 +81,8 @@ function orderTerm(resource: SqlResource, item: OrderItem): OrderTerm {
   return { label: field.label, descending: item.descending };
 }
 
-function orderable(field: Field): boolean {
+/** A field that can order rows: binary and JSON values have no order (the OpenAPI document offers the others). */
+export function orderable(field: Field): boolean {
   return field.type !== 'binary' && !/^json/i.test(field.dbType);
 }
 
