@@ -17,6 +17,7 @@ import { executeInsert, type WriteOutcome } from './execute-insert';
 import { executeUpdate } from './execute-update';
 import { labelViolation } from './label-violation';
 import { isOneStatement, oneStatementOn } from './one-statement';
+import { insertsReturnOn } from './stored-rows';
 
 export type { WriteOutcome } from './execute-insert';
 
@@ -80,8 +81,8 @@ export async function executeWrite(db: Database, resource: SqlResource, plan: Wr
     }
   };
   try {
-    const insertsReturn = sqlShapeOf(resource.engine).insertReturns || db.insertsReturn === true;
-    return await (isOneStatement(resource, plan, insertsReturn) ? write(oneStatementOn(db)) : db.transaction(write));
+    const alone = isOneStatement(resource, plan, insertsReturnOn(db, resource));
+    return await (alone ? write(oneStatementOn(db)) : db.transaction(write));
   } catch (error) {
     throw error instanceof ConstraintError
       ? new ConstraintError(error.violation, labelViolation(resource, error.violation), error.cause)

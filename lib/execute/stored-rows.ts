@@ -21,6 +21,11 @@ export type StoredRow = Record<string, Value>;
 /** A key as text, to find it among others: its values as strings, so 5n and '5' are the same key. */
 const text = (key: readonly unknown[]) => JSON.stringify(key.map(String));
 
+/** An INSERT run by `executor` gives its rows back (RETURNING): on every server of the engine, or on this one. */
+export function insertsReturnOn(executor: Executor, resource: SqlResource): boolean {
+  return sqlShapeOf(resource.engine).insertReturns || executor.insertsReturn === true;
+}
+
 /**
  * Inserts one row; returns it as stored: from RETURNING (where the engine, or the server `tx` runs on, has it), or
  * read back by its key or the insert id.
@@ -31,8 +36,7 @@ export async function insertTableRow(
   table: ResourceTable,
   values: ColumnValues,
 ): Promise<StoredRow> {
-  const shape = sqlShapeOf(resource.engine);
-  const statement = compileInsert(shape, table, values, shape.insertReturns || tx.insertsReturn === true);
+  const statement = compileInsert(sqlShapeOf(resource.engine), table, values, insertsReturnOn(tx, resource));
   const result = await tx.run(statement);
   if (statement.returning) return { ...(result.rows[0] ?? {}) };
   const key = table.primaryKey.map((c) =>
