@@ -15,7 +15,6 @@ import { maskUrl } from '../lib/db/mask-url';
 import { fileSource } from '../lib/definitions/file-source';
 import { signInNotice } from '../lib/server/sign-in-notice';
 import { seedDemo } from './demo/seed';
-import { freePort } from './free-port';
 import { startPgliteServer } from './pglite-server';
 
 const ROOT = path.resolve(__dirname, '..');
@@ -135,9 +134,11 @@ async function printBanner(
 /** Copies a child stream through and calls `onReady` once serverless-offline says it listens. */
 function pipeThrough(stream: NodeJS.ReadableStream, out: NodeJS.WritableStream, onReady: () => void): void {
   let tail = '';
-  stream.on('data', (chunk: Buffer) => {
-    out.write(chunk);
-    tail = (tail + chunk.toString('utf8')).slice(-500);
+  stream.setEncoding('utf8'); // whole characters per chunk, the banner's emoji too
+  stream.on('data', (text: string) => {
+    // the lambda-invoke server listens on a port the kernel picked, which offline prints as ":0"
+    out.write(text.replace(/^Offline \[http for lambda\] listening on \S+:0\r?\n/m, ''));
+    tail = (tail + text).slice(-500);
     if (/Server ready:/.test(tail)) {
       tail = '';
       onReady();
@@ -214,7 +215,8 @@ async function main(): Promise<void> {
     SLS_TELEMETRY_DISABLED: '1',
     SLS_NOTIFICATIONS_MODE: 'off',
     PORT: String(port),
-    LAMBDA_PORT: String(await freePort()),
+    // serverless-offline's lambda-invoke server, which nothing here calls: the kernel picks its port as it binds
+    LAMBDA_PORT: '0',
     ...database.env,
     DEFINITIONS_DIR: definitionsDir,
   });

@@ -24,7 +24,7 @@ beforeAll(async () => {
   base = `http://localhost:${port}`;
   const env = serviceEnv({
     PORT: String(port),
-    LAMBDA_PORT: String(await freePort()),
+    LAMBDA_PORT: '0',
     DATABASE_URL_BOOKSTORE: pglite.url('bookstore'),
     MAX_RESULT_BYTES: '4096',
   });
