@@ -44,6 +44,8 @@ export interface SelectSpec {
    * by `_order`, in its direction, NULL below every value on every engine.
    */
   readonly orderBy: readonly (string | OrderTerm)[];
+  /** `_after`: only the rows after the row that had these values of `orderBy`'s fields, in that order. */
+  readonly after?: readonly Value[];
   readonly limit?: number;
   readonly offset?: number;
   /**
@@ -129,6 +131,8 @@ export interface ReadPlan {
    * read in one round trip rather than a batch at a time.
    */
   readonly byKey?: true;
+  /** `Prefer: count=exact`: the read also counts the rows that pass its filters (before `_after` and paging). */
+  readonly total?: true;
   /** Set when the resource's query uses claims: the query for this caller, run instead of the resource's. */
   readonly query?: CallerQuery;
 }

@@ -10,6 +10,7 @@ import { BadRequestError, MethodNotAllowedError, NotFoundError, TooLargeError } 
 import { requestBodyType } from './body-type';
 import { parseFormBody } from './parse-form-body';
 import { parsePathKeys } from './parse-path-keys';
+import { parseCountPreference } from './parse-prefer';
 import { parseQuery } from './parse-query';
 import { readJsonBodyInSlices } from './read-json-body';
 import { readXmlBodyInSlices } from './read-xml-body';
@@ -49,7 +50,10 @@ export async function parseRequest(parts: RequestParts, limits: RequestLimits): 
   const bodyType = text === undefined ? undefined : requestBodyType(parts.contentType);
   const query = parseQuery(parts.rawQuery, op === 'read' ? 'GET' : method === 'DELETE' ? 'DELETE' : 'PUT');
   const pathKeys = parsePathKeys(path.keys);
-  if (op === 'read') return { op, name: path.name, pathKeys, query };
+  if (op === 'read') {
+    const read = { op, name: path.name, pathKeys, query } as const;
+    return parseCountPreference(parts.prefer) ? { ...read, countExact: true } : read;
+  }
   const request = { op, name: path.name, pathKeys, query };
   if (text === undefined || bodyType === undefined) return request;
   return { ...request, body: await readBody(bodyType, text, pathKeys.length > 0 ? 'children' : 'parents') };

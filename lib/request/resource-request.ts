@@ -16,6 +16,8 @@ export interface RequestParts {
   /** `X-HTTP-Method-Override`. */
   readonly methodOverride?: string;
   readonly body?: string;
+  /** `Prefer` (RFC 7240). */
+  readonly prefer?: string;
 }
 
 export type Operation = 'read' | 'insert' | 'update' | 'delete';
@@ -32,7 +34,7 @@ export interface OrderItem {
   readonly descending: boolean;
 }
 
-/** A parsed query string: ordinary filters plus the special `_limit`, `_offset`, `_output`, `_order` parameters. */
+/** A parsed query string: ordinary filters plus the special `_limit`, `_offset`, `_output`, `_order`, `_after` parameters. */
 export interface ParsedQuery {
   readonly filters: readonly RawFilter[];
   readonly limit?: number;
@@ -40,6 +42,8 @@ export interface ParsedQuery {
   readonly output?: OutputType;
   /** `_order=title,-price`: the order asked for, first item first. */
   readonly order?: readonly OrderItem[];
+  /** `_after=<token>`: the rows after the last one of the page whose Link gave the token, still encoded. */
+  readonly after?: string;
 }
 
 /** A value as a body gives it: XML and form give strings; JSON may give numbers, booleans and null. */
@@ -80,6 +84,8 @@ interface RequestOfAResource {
 /** A read, of rows or of one row by its key, never has a body. */
 export interface ReadRequest extends RequestOfAResource {
   readonly op: 'read';
+  /** `Prefer: count=exact`: the read answers with the total of rows it pages through. */
+  readonly countExact?: true;
 }
 
 export interface WriteRequest extends RequestOfAResource {
