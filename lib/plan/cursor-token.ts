@@ -48,7 +48,8 @@ export function signCursor(key: string | undefined, binding: CursorBinding, valu
 /** The values a token holds, once its tag and what it is bound to are checked; a 400 saying why otherwise. */
 export function openCursor(key: string | undefined, binding: CursorBinding, token: string): CursorValues {
   const [body, given, ...rest] = token.split('.');
-  if (body === undefined || given === undefined || rest.length > 0 || !/^[A-Za-z0-9_-]+$/.test(body + given)) {
+  const base64url = /^[A-Za-z0-9_-]+$/;
+  if (body === undefined || given === undefined || rest.length > 0 || !base64url.test(body) || !base64url.test(given)) {
     throw refused('is not a token this service makes (it does not decode)');
   }
   // compared as written: base64url's last character has bits that decoding drops, and a change there is a change
