@@ -23,6 +23,8 @@ interface Operation {
   readonly description: string;
   readonly parameters: readonly OpenAPIV3_1.ReferenceObject[];
   readonly body?: BodyOptions;
+  /** A read of rows: its response says where its page is. */
+  readonly paged?: true;
 }
 
 function operation(resource: SqlResource, op: Operation): OpenAPIV3_1.OperationObject {
@@ -35,7 +37,7 @@ function operation(resource: SqlResource, op: Operation): OpenAPIV3_1.OperationO
     parameters: [...op.parameters],
     ...(op.body ? { requestBody: requestBody(resource, op.body) } : {}),
     responses: {
-      '200': read ? readResponse(resource) : writeResponse(resource, op.verb === 'insert'),
+      '200': read ? readResponse(resource, op.paged) : writeResponse(resource, op.verb === 'insert'),
       ...errorRefs(read ? readErrors : writeErrors),
     },
   };
@@ -50,14 +52,17 @@ function readRows(resource: SqlResource): OpenAPIV3_1.OperationObject {
     verb: 'read',
     summary: `R1: read ${resource.collectionName}`,
     description:
-      'The rows matching every filter, all rows without any; ordered by _order, paged with _limit and _offset.',
+      'The rows matching every filter, all rows without any; ordered by _order, paged with _limit and _offset or _after (the Link of the previous page); with `Prefer: count=exact`, their total.',
     parameters: [
       ...filterRefs(resource),
       limitRef(resource),
       sharedRef('Offset'),
       orderRef(resource),
+      sharedRef('After'),
       sharedRef('Output'),
+      sharedRef('Prefer'),
     ],
+    paged: true,
   });
 }
 
