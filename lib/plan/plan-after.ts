@@ -3,6 +3,7 @@
  * converted to their fields' types as filters are; and the last row of a page becomes the token of the next. A
  * token is bound to the resource, the read's whole order and the request's filters (cursor-token.ts). Pure.
  */
+import { BadRequestError } from '../errors';
 import type { RawFilter } from '../request/resource-request';
 import type { SqlResource } from '../resource';
 import type { Row, Value } from '../values';
@@ -30,7 +31,15 @@ export function planAfter(
   const texts = openCursor(key, cursorBinding(resource, orderBy, filters), token);
   return orderBy.map((term, i) => {
     const field = fieldOf(resource, typeof term === 'string' ? term : term.label, 'bad_parameter');
-    return convertValue(field, texts[i] ?? null);
+    const text = texts[i] ?? null;
+    try {
+      return convertValue(field, text);
+    } catch (error) {
+      // a value as the database wrote it, which a filter does not take (a timestamp with its time zone): the tag
+      // says the service took it from a row, and the database reads its own text back
+      if (error instanceof BadRequestError) return text;
+      throw error;
+    }
   });
 }
 

@@ -73,7 +73,17 @@ describe.each(targets())('totals and cursor paging on $name', (target) => {
     await db.exec(
       "INSERT INTO player (player_id, team_id, name, shirt) VALUES (5, 2, 'Ed', NULL), (6, 2, 'Flo', 1), (7, 4, 'Gus', NULL), (8, 1, 'Hal', 9)",
     );
+    // a timestamp with its time zone on PostgreSQL, written back with its offset
+    const zoned = target.engine === 'postgres' ? 'timestamptz' : 'timestamp';
+    await db.exec(`CREATE TABLE paging_event (event_id int PRIMARY KEY, at ${zoned} NULL)`);
+    await db.exec(
+      "INSERT INTO paging_event (event_id, at) VALUES (1, '2024-01-02 10:00:00.5'), (2, NULL), (3, '2024-01-01 09:00:00'), (4, '2024-01-02 10:00:00.5'), (5, '2023-12-31 23:59:59.999999'), (6, NULL)",
+    );
     folder = definitionFolder('paging', {
+      Event: {
+        query: 'select event_id, at from paging_event',
+        tables: '<table name="paging_event" role="Parent" rowAlias="event" rowSetAlias="events"/>',
+      },
       Tag: tagDefinition,
       TeamPlayers: {
         query:
@@ -113,6 +123,13 @@ describe.each(targets())('totals and cursor paging on $name', (target) => {
         }
       },
     );
+
+    it.each(['_order=at', '_order=-at'])('timestamps, with their time zone on PostgreSQL: %s', async (order) => {
+      const ids = (reply: Reply) => (JSON.parse(reply.body).events as Row[]).map((event) => event.event_id);
+      const all = ids(await get(`Event?${order}`));
+      expect(all).toHaveLength(6);
+      expect((await walk(`Event?${order}&_limit=1`, ids)).seen).toEqual(all);
+    });
 
     it('with filters, which the Link keeps', async () => {
       const all = tags(await get('Tag?weight=!null&_order=-weight'));
