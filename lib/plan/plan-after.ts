@@ -6,10 +6,11 @@
 import { BadRequestError } from '../errors';
 import type { RawFilter } from '../request/resource-request';
 import type { SqlResource } from '../resource';
+import { keyLabels, tableWithRole } from '../resource-levels';
 import type { Row, Value } from '../values';
 import { convertValue } from './convert-value';
 import { type CursorBinding, type CursorValues, filtersDigest, openCursor, signCursor } from './cursor-token';
-import type { OrderTerm } from './plan';
+import type { Keyset, OrderTerm } from './plan';
 import { fieldOf } from './resource-fields';
 
 type Order = readonly (string | OrderTerm)[];
@@ -20,15 +21,20 @@ export function cursorBinding(resource: SqlResource, orderBy: Order, filters: re
   return { resource: resource.name, order: order.join(','), filters: filtersDigest(filters) };
 }
 
-/** The values of `orderBy`'s fields that the token's rows come after. */
+/** The values of `orderBy`'s fields that the token's rows come after; the Parent's key is never NULL. */
 export function planAfter(
   resource: SqlResource,
   orderBy: Order,
   filters: readonly RawFilter[],
   token: string,
   key: string | undefined,
-): Value[] {
+): Keyset {
   const texts = openCursor(key, cursorBinding(resource, orderBy, filters), token);
+  const neverNull = keyLabels(resource, tableWithRole(resource, 'Parent')) ?? [];
+  return { values: afterValues(resource, orderBy, texts), neverNull };
+}
+
+function afterValues(resource: SqlResource, orderBy: Order, texts: CursorValues): Value[] {
   return orderBy.map((term, i) => {
     const field = fieldOf(resource, typeof term === 'string' ? term : term.label, 'bad_parameter');
     const text = texts[i] ?? null;

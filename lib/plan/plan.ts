@@ -29,6 +29,13 @@ export interface OrderTerm {
   readonly descending: boolean;
 }
 
+/** Where keyset paging continues: the values of a row in a read's order, one per term. */
+export interface Keyset {
+  readonly values: readonly Value[];
+  /** Labels whose values are never NULL (the Parent's key), so that no NULL test keeps an index from being used. */
+  readonly neverNull: readonly string[];
+}
+
 /** A read of the resource's query: filters ANDed, ordered, paged. */
 export interface SelectSpec {
   /** Labels to return; all when absent. */
@@ -45,7 +52,7 @@ export interface SelectSpec {
    */
   readonly orderBy: readonly (string | OrderTerm)[];
   /** `_after`: only the rows after the row that had these values of `orderBy`'s fields, in that order. */
-  readonly after?: readonly Value[];
+  readonly after?: Keyset;
   readonly limit?: number;
   readonly offset?: number;
   /**

@@ -109,7 +109,7 @@ describe('planRead with _after and Prefer: count=exact', () => {
     expect(plan.select).toEqual({
       filters: [],
       orderBy: [{ label: 'published', descending: true }, 'id'],
-      after: [null, 7n],
+      after: { values: [null, 7n], neverNull: ['id'] },
       limit: 2,
       offset: undefined,
     });

@@ -259,7 +259,7 @@ const cases: { name: string; input: Input; postgres: CompiledQuery; mysql: Compi
       spec: {
         filters: [],
         orderBy: [{ label: 'price', descending: true }, { label: 'title', descending: false }, 'id'],
-        after: ['5.00', 'B', 7n],
+        after: { values: ['5.00', 'B', 7n], neverNull: [] },
       },
     },
     postgres: {
@@ -275,7 +275,11 @@ const cases: { name: string; input: Input; postgres: CompiledQuery; mysql: Compi
     name: 'after a NULL going up: every value, then the NULLs after the key',
     input: {
       kind: 'select',
-      spec: { filters: [], orderBy: [{ label: 'price', descending: false }, 'id'], after: [null, 3n] },
+      spec: {
+        filters: [],
+        orderBy: [{ label: 'price', descending: false }, 'id'],
+        after: { values: [null, 3n], neverNull: [] },
+      },
     },
     postgres: {
       text: `SELECT * ${from} WHERE (_r."price" IS NOT NULL OR (_r."price" IS NULL AND (_r."id" > $1 OR _r."id" IS NULL))) ORDER BY _r."price" ASC NULLS FIRST, _r."id"`,
@@ -290,7 +294,11 @@ const cases: { name: string; input: Input; postgres: CompiledQuery; mysql: Compi
     name: 'after a NULL going down: only the NULLs after the key',
     input: {
       kind: 'select',
-      spec: { filters: [], orderBy: [{ label: 'price', descending: true }, 'id'], after: [null, 3n] },
+      spec: {
+        filters: [],
+        orderBy: [{ label: 'price', descending: true }, 'id'],
+        after: { values: [null, 3n], neverNull: [] },
+      },
     },
     postgres: {
       text: `SELECT * ${from} WHERE (_r."price" IS NULL AND (_r."id" > $1 OR _r."id" IS NULL)) ORDER BY _r."price" DESC NULLS LAST, _r."id"`,
@@ -303,19 +311,47 @@ const cases: { name: string; input: Input; postgres: CompiledQuery; mysql: Compi
   },
   {
     name: 'after a NULL plain term: last on PostgreSQL, first on MySQL (a child key of a parent without children)',
-    input: { kind: 'select', spec: { filters: [], orderBy: ['id', 'title'], after: [3n, null] } },
+    input: {
+      kind: 'select',
+      spec: { filters: [], orderBy: ['id', 'title'], after: { values: [3n, null], neverNull: [] } },
+    },
     postgres: {
       text: `SELECT * ${from} WHERE (_r."id" > $1 OR _r."id" IS NULL) ORDER BY _r."id", _r."title"`,
       params: ['3'],
     },
     mysql: {
-      text: `SELECT * ${from} WHERE (_r.\`id\` > ? OR (_r.\`id\` = ? AND _r.\`title\` IS NOT NULL)) ORDER BY _r.\`id\`, _r.\`title\``,
-      params: [3n, 3n],
+      text: `SELECT * ${from} WHERE _r.\`id\` >= ? AND (_r.\`id\` > ? OR (_r.\`id\` = ? AND _r.\`title\` IS NOT NULL)) ORDER BY _r.\`id\`, _r.\`title\``,
+      params: [3n, 3n, 3n],
     },
   },
   {
+    name: 'after, a key that is never NULL: no NULL test, and the first field bounds the rows from below',
+    input: {
+      kind: 'select',
+      spec: {
+        filters: [],
+        orderBy: [{ label: 'title', descending: false }, 'id'],
+        after: { values: ['B', 7n], neverNull: ['id'] },
+      },
+    },
+    postgres: {
+      text: `SELECT * ${from} WHERE _r."title" >= $1 AND (_r."title" > $2 OR (_r."title" = $3 AND _r."id" > $4)) ORDER BY _r."title" ASC NULLS FIRST, _r."id"`,
+      params: ['B', 'B', 'B', '7'],
+    },
+    mysql: {
+      text: `SELECT * ${from} WHERE _r.\`title\` >= ? AND (_r.\`title\` > ? OR (_r.\`title\` = ? AND _r.\`id\` > ?)) ORDER BY _r.\`title\` ASC, _r.\`id\``,
+      params: ['B', 'B', 'B', 7n],
+    },
+  },
+  {
+    name: 'after, by the key alone: one comparison an index answers',
+    input: { kind: 'select', spec: { filters: [], orderBy: ['id'], after: { values: [7n], neverNull: ['id'] } } },
+    postgres: { text: `SELECT * ${from} WHERE _r."id" > $1 ORDER BY _r."id"`, params: ['7'] },
+    mysql: { text: `SELECT * ${from} WHERE _r.\`id\` > ? ORDER BY _r.\`id\``, params: [7n] },
+  },
+  {
     name: 'after a row that is last in every term: no rows',
-    input: { kind: 'select', spec: { filters: [], orderBy: ['id'], after: [null] } },
+    input: { kind: 'select', spec: { filters: [], orderBy: ['id'], after: { values: [null], neverNull: [] } } },
     postgres: { text: `SELECT * ${from} WHERE 1 = 0 ORDER BY _r."id"`, params: [] },
     mysql: { text: `SELECT * ${from} WHERE _r.\`id\` IS NOT NULL ORDER BY _r.\`id\``, params: [] },
   },
@@ -323,7 +359,12 @@ const cases: { name: string; input: Input; postgres: CompiledQuery; mysql: Compi
     name: 'after, with a filter and a limit',
     input: {
       kind: 'select',
-      spec: { filters: [{ label: 'title', op: 'ne', value: 'x' }], orderBy: ['id'], after: [3n], limit: 3 },
+      spec: {
+        filters: [{ label: 'title', op: 'ne', value: 'x' }],
+        orderBy: ['id'],
+        after: { values: [3n], neverNull: [] },
+        limit: 3,
+      },
     },
     postgres: {
       text: `SELECT * ${from} WHERE _r."title" <> $1 AND (_r."id" > $2 OR _r."id" IS NULL) ORDER BY _r."id" LIMIT $3`,
