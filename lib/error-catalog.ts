@@ -23,6 +23,11 @@ export const errorCatalog: readonly { code: string; status: number; when: string
   },
   { code: 'bad_path_key', status: 400, when: 'the path key has the wrong number of segments or does not convert' },
   { code: 'bad_body', status: 400, when: 'the body is malformed, empty, or names an unknown element or field' },
+  {
+    code: 'bad_header',
+    status: 400,
+    when: 'If-Match or If-None-Match is malformed, or sent with a request it does not apply to',
+  },
   { code: 'missing_key', status: 400, when: 'a row to update or delete lacks its full primary key' },
   { code: 'read_only_field', status: 400, when: 'a computed (read-only) field is written or filtered on' },
   { code: 'validation_failed', status: 400, when: 'a value breaks a validatedAttribute rule of the definition' },
@@ -65,6 +70,11 @@ export const errorCatalog: readonly { code: string; status: number; when: string
     status: 409,
     when: 'a write by filter, on a resource without a key, matched rows that equal rows the resource hides',
   },
+  {
+    code: 'precondition_failed',
+    status: 412,
+    when: 'a row that a write with If-Match addresses has changed since that version was read, or does not exist',
+  },
   { code: 'body_too_large', status: 413, when: 'the request body exceeds the limit' },
   {
     code: 'too_many_rows',
@@ -73,6 +83,11 @@ export const errorCatalog: readonly { code: string; status: number; when: string
   },
   { code: 'result_too_large', status: 413, when: 'the result exceeds the limit; page it with _limit/_offset' },
   { code: 'unsupported_media_type', status: 415, when: 'the body is not XML, JSON or form-urlencoded' },
+  {
+    code: 'precondition_required',
+    status: 428,
+    when: 'a write by key on a resource whose definition requires If-Match, sent without it',
+  },
   { code: 'definition_invalid', status: 500, when: 'the definition file is malformed or does not match the database' },
   {
     code: 'definitions_unreachable',

@@ -122,6 +122,16 @@ export class ConflictError extends ServiceError {
   }
 }
 
+/**
+ * 412: a conditional write whose If-Match no longer matches a row it addresses (changed, deleted, or never there);
+ * 428: a write by key on a resource that requires If-Match, sent without it. Nothing was written.
+ */
+export class PreconditionError extends ServiceError {
+  constructor(code: 'precondition_failed' | 'precondition_required', message: string) {
+    super(code === 'precondition_failed' ? 412 : 428, code, message);
+  }
+}
+
 /** 413: a request body or a result too large. */
 export class TooLargeError extends ServiceError {
   constructor(code: string, message: string) {

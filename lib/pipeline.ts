@@ -24,8 +24,11 @@ import { negotiatePage, negotiateResponse } from './http/negotiate';
 import { pagingHeaders } from './http/paging-headers';
 import { privateCacheControl } from './http/private-cache-control';
 import { readPageOf } from './http/read-page';
+import { readResult } from './http/read-result';
+import { rowTagsOf } from './http/row-tags';
 import { type HttpResponse, toResult, varyByAccept } from './http/to-result';
 import { operationName } from './observe/operation-name';
+import { planWrittenKey } from './plan/plan-preconditions';
 import { planRead } from './plan/plan-read';
 import { planWrite } from './plan/plan-write';
 import { parseRequest, requestTarget } from './request/parse-request';
@@ -53,6 +56,8 @@ export async function serveResource(http: HttpRequest, caller: Caller): Promise<
     rawQuery: http.rawQuery,
     contentType: http.headers['content-type'],
     methodOverride: http.headers['x-http-method-override'],
+    ifMatch: http.headers['if-match'],
+    ifNoneMatch: http.headers['if-none-match'],
     body: http.body,
     prefer: http.headers.prefer,
   };
@@ -110,7 +115,7 @@ async function serveRead(
   checkResultSize(body, settings.maxResultBytes);
   const cacheControl = caller.signedIn ? privateCacheControl(resource.cacheControl) : resource.cacheControl;
   const paging = pagingHeaders(http, resource, request, plan, read, settings.cursorSecret);
-  return toResult(200, output, body, { 'Cache-Control': cacheControl, ...varyByAccept, ...paging });
+  return readResult(request, output, body, { 'Cache-Control': cacheControl, ...varyByAccept, ...paging });
 }
 
 /** Plan, execute and serialize a write: its echo, or the rows it affected. */
@@ -120,8 +125,14 @@ async function serveWrite(
   output: OutputType,
   caller: Caller,
 ): Promise<HttpResponse> {
-  const outcome = await executeWrite(db, resource, await planWrite(resource, request, caller.claims));
+  const plan = await planWrite(resource, request, caller.claims);
+  const versions = {
+    tagsOf: rowTagsOf(resource, caller.claims, output),
+    writtenKey: planWrittenKey(resource, request, plan),
+  };
+  const outcome = await executeWrite(db, resource, plan, versions);
   noteRequest({ rows: outcome.rowsAffected });
   const body = await serializeWrite(resource, outcome.rowsAffected, outcome.rows, output);
-  return toResult(200, output, body, { 'Cache-Control': 'no-store', ...varyByAccept });
+  const etag: Record<string, string> = outcome.etag === undefined ? {} : { ETag: outcome.etag };
+  return toResult(200, output, body, { 'Cache-Control': 'no-store', ...varyByAccept, ...etag });
 }

@@ -185,6 +185,8 @@ export interface SqlResource {
   readonly cacheControl: string;
   /** `<limits maxRows>`: the most rows one read returns, in place of MAX_ROWS. */
   readonly maxRows?: number;
+  /** `<http><request ifMatch="required"/></http>`: a write by key must carry If-Match (else 428). */
+  readonly ifMatchRequired?: true;
   readonly documentation?: string;
   /**
    * Set when the resource is one table whose query reads it alone, with no condition: it shows every row of the

@@ -51,6 +51,7 @@ export function buildResource(
     validations: definition.validations,
     cacheControl: definition.cacheControl ?? defaultCacheControl,
     ...(definition.maxRows === undefined ? {} : { maxRows: definition.maxRows }),
+    ...(definition.ifMatchRequired ? { ifMatchRequired: true } : {}),
     documentation: definition.documentation,
     ...(showsWholeTable(definition, found, engine) ? { showsEveryRow: true } : {}),
   };

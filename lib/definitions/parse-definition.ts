@@ -24,6 +24,8 @@ export interface Definition {
   readonly cacheControl?: string;
   /** `<limits maxRows="N"/>`: the most rows one read returns, in place of MAX_ROWS (lower or higher). */
   readonly maxRows?: number;
+  /** `<http><request ifMatch="required"/></http>`: a write by key without If-Match is a 428. */
+  readonly ifMatchRequired?: true;
   readonly documentation?: string;
 }
 
@@ -62,6 +64,7 @@ export function parseDefinition(file: string, xml: string): Definition {
     tables,
     validations: parseValidations(file, root.validatedAttribute),
     cacheControl: optionalAttribute((root.http as XmlNode | undefined)?.response, 'cacheControl'),
+    ...parseIfMatch(file, (root.http as XmlNode | undefined)?.request),
     ...parseLimits(file, root.limits),
     documentation: typeof root.documentation === 'string' ? documentationText(root.documentation) : undefined,
   };
@@ -84,6 +87,13 @@ function parseLimits(file: string, node: unknown): { maxRows?: number } {
     throw new DefinitionError(file, `limits has maxRows="${String(raw)}"; expected a whole number of rows, at least 1`);
   }
   return { maxRows: Number(raw) };
+}
+
+function parseIfMatch(file: string, node: unknown): { ifMatchRequired?: true } {
+  const value = optionalAttribute(node, 'ifMatch');
+  if (value === undefined || value === 'optional') return {};
+  if (value === 'required') return { ifMatchRequired: true };
+  throw new DefinitionError(file, `http/request has ifMatch="${value}"; expected "required" or "optional"`);
 }
 
 function optionalAttribute(node: unknown, name: string): string | undefined {

@@ -9,9 +9,10 @@
 import type { Database, Executor, Row } from '../db/database';
 import { sqlShapeOf } from '../db/engines/registry';
 import { ConstraintError, TooLargeError } from '../errors';
-import type { ReadPlan, WritePlan } from '../plan/plan';
+import type { Key, ReadPlan, WritePlan } from '../plan/plan';
 import type { SqlResource } from '../resource';
 import { compileCount, compileSelect, countLabel } from '../sql/compile-select';
+import { checkVersions, type RowTags } from './check-versions';
 import { executeDelete } from './execute-delete';
 import { executeInsert, type WriteOutcome } from './execute-insert';
 import { executeUpdate } from './execute-update';
@@ -45,10 +46,11 @@ export async function executeRead(
   plan: ReadPlan,
   arriving: (rows: readonly Row[]) => void,
 ): Promise<ReadOutcome> {
-  const shape = sqlShapeOf(resource.engine);
   const page = plan.rowCap === undefined ? plan.select.limit : undefined;
-  const select = page === undefined ? plan.select : { ...plan.select, limit: page + 1 };
-  const statement = compileSelect(shape, plan.query ?? resource.query, select);
+  const statement = selectOf(
+    resource,
+    page === undefined ? plan : { ...plan, select: { ...plan.select, limit: page + 1 } },
+  );
   const rows: Row[] = [];
   // over the cap is told first: a read with too many rows is told so, whatever their size
   const withinCap = (batch: readonly Row[]) => {
@@ -92,6 +94,14 @@ async function totalOf(
   return Number(row?.[countLabel] ?? 0);
 }
 
+/** A read of one row by key inside a write's transaction (the row's version): one round trip. */
+export async function executeRowRead(tx: Executor, resource: SqlResource, plan: ReadPlan): Promise<readonly Row[]> {
+  return (await tx.run(selectOf(resource, plan))).rows;
+}
+
+const selectOf = (resource: SqlResource, plan: ReadPlan) =>
+  compileSelect(sqlShapeOf(resource.engine), plan.query ?? resource.query, plan.select);
+
 function tooManyRows(resource: SqlResource, cap: number): TooLargeError {
   return new TooLargeError(
     'too_many_rows',
@@ -99,8 +109,26 @@ function tooManyRows(resource: SqlResource, cap: number): TooLargeError {
   );
 }
 
-/** A write of one statement runs as it is (atomic by itself: one round trip); any other in one transaction. */
-export async function executeWrite(db: Database, resource: SqlResource, plan: WritePlan): Promise<WriteOutcome> {
+/** A write's outcome, with the new ETag of the row a PUT by path key wrote (in the answer's representation). */
+export type ConditionalOutcome = WriteOutcome & { readonly etag?: string };
+
+/** How a write learns rows' versions: their tags, and the key of the row whose new tag the answer carries. */
+export interface RowVersions {
+  readonly tagsOf: RowTags;
+  readonly writtenKey?: Key;
+}
+
+/**
+ * A write of one statement runs as it is (atomic by itself: one round trip); any other in one transaction, and so
+ * does one that checks or tells versions: its If-Match is checked first, with the rows locked, and the new version of
+ * a row written by path key is read before the commit, so the ETag it answers with is the one this write made.
+ */
+export async function executeWrite(
+  db: Database,
+  resource: SqlResource,
+  plan: WritePlan,
+  versions?: RowVersions,
+): Promise<ConditionalOutcome> {
   const write = (tx: Executor): Promise<WriteOutcome> => {
     switch (plan.kind) {
       case 'insert':
@@ -111,9 +139,18 @@ export async function executeWrite(db: Database, resource: SqlResource, plan: Wr
         return executeDelete(tx, resource, plan.target, plan.children, plan.query).then(affected);
     }
   };
+  const check = plan.versions;
+  const writtenKey = versions?.writtenKey;
+  const conditional = async (tx: Executor): Promise<ConditionalOutcome> => {
+    if (!versions) return write(tx);
+    if (check) await checkVersions(tx, resource, check, versions.tagsOf);
+    const outcome = await write(tx);
+    const [etag] = writtenKey ? await versions.tagsOf(tx, writtenKey, false) : [];
+    return etag === undefined ? outcome : { ...outcome, etag };
+  };
   try {
-    const alone = isOneStatement(resource, plan, insertsReturnOn(db, resource));
-    return await (alone ? write(oneStatementOn(db)) : db.transaction(write));
+    const alone = !check && !writtenKey && isOneStatement(resource, plan, insertsReturnOn(db, resource));
+    return await (alone ? write(oneStatementOn(db)) : db.transaction(conditional));
   } catch (error) {
     throw error instanceof ConstraintError
       ? new ConstraintError(error.violation, labelViolation(resource, error.violation), error.cause)

@@ -78,7 +78,7 @@ export function createHandler(
       }
     });
     const headers = { ...response.headers, 'X-Request-Id': requestId };
-    if (!head) return { statusCode: response.statusCode, headers, body: response.body };
+    if (!head || response.statusCode === 304) return { statusCode: response.statusCode, headers, body: response.body };
     const length = String(Buffer.byteLength(response.body));
     return { statusCode: response.statusCode, headers: { ...headers, 'Content-Length': length }, body: '' };
   };

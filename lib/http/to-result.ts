@@ -33,14 +33,21 @@ export function toResult(
   return { statusCode, headers: { 'Content-Type': contentType, ...headers, ...noSniff }, body };
 }
 
+/** 304: the version the client holds is current; no body, and the headers its 200 would carry (RFC 9110 15.4.5). */
+export function notModified(headers: Record<string, string>): HttpResponse {
+  return { statusCode: 304, headers: { ...headers, ...noSniff }, body: '' };
+}
+
 const titles: Record<number, string> = {
   400: 'Bad Request',
   404: 'Not Found',
   405: 'Method Not Allowed',
   406: 'Not Acceptable',
   409: 'Conflict',
+  412: 'Precondition Failed',
   413: 'Content Too Large',
   415: 'Unsupported Media Type',
+  428: 'Precondition Required',
   500: 'Internal Server Error',
   503: 'Service Unavailable',
 };

@@ -11,7 +11,7 @@ import { componentRef } from './component-names';
  * 405 is not among them: no described operation answers it (other methods on a path do, which info.description
  * says), and a component no operation uses would only be clutter.
  */
-export type ErrorStatus = 400 | 401 | 403 | 404 | 406 | 409 | 413 | 415 | 500;
+export type ErrorStatus = 400 | 401 | 403 | 404 | 406 | 409 | 412 | 413 | 415 | 428 | 500;
 
 interface ErrorText {
   /** The component name. */
@@ -68,6 +68,14 @@ const errors: Readonly<Record<ErrorStatus, ErrorText>> = {
     code: 'unique_violation',
     example: 'Conflict: duplicate value for name',
   },
+  412: {
+    name: 'PreconditionFailed',
+    title: 'Precondition Failed',
+    summary: 'A row the write addresses is no longer the version its If-Match names (or is gone); nothing was written',
+    code: 'precondition_failed',
+    example:
+      'Row id 7 of Book has changed since the version in If-Match was read; nothing was written (read it again for its ETag)',
+  },
   413: {
     name: 'ContentTooLarge',
     title: 'Content Too Large',
@@ -81,6 +89,13 @@ const errors: Readonly<Record<ErrorStatus, ErrorText>> = {
     summary: 'The request body is not XML, JSON or form-urlencoded',
     code: 'unsupported_media_type',
     example: 'Content-Type "text/csv" is not supported for request bodies',
+  },
+  428: {
+    name: 'PreconditionRequired',
+    title: 'Precondition Required',
+    summary: "The resource's definition requires If-Match on a write by key, and the request has none",
+    code: 'precondition_required',
+    example: 'Resource Book requires If-Match on a write by key: read the row first and send its ETag as If-Match',
   },
   500: {
     name: 'ServerError',

@@ -71,6 +71,14 @@ const cacheControl: Record<string, OpenAPIV3_1.HeaderObject> = {
   },
 };
 
+const entityTag: Record<string, OpenAPIV3_1.HeaderObject> = {
+  ETag: {
+    description:
+      "A strong validator of the answer's bytes; send it as If-None-Match (reads) or If-Match (writes by key)",
+    schema: { type: 'string' },
+  },
+};
+
 /** What a read of rows (not one by key) says about its page. */
 const pageHeaders: Record<string, OpenAPIV3_1.HeaderObject> = {
   'Content-Range': {
@@ -95,18 +103,32 @@ export function readResponse(resource: SqlResource, paged = false): OpenAPIV3_1.
     description:
       `The matching ${resource.rowName} rows, ordered by key; none is an empty collection, still 200.` +
       ` JSON: the collection object. XML: a \`readResponse\` document (described by ${xsd('Response')}), one \`${resource.rowName}\` element per row, NULL fields omitted.`,
-    headers: paged ? { ...cacheControl, ...pageHeaders } : cacheControl,
+    headers: paged ? { ...cacheControl, ...entityTag, ...pageHeaders } : { ...cacheControl, ...entityTag },
     content: jsonAndXml(resource, 'Collection', 'ReadResponseXml', rowsExample(resource, 'parents', 'response')),
   };
 }
 
-export function writeResponse(resource: SqlResource, insert: boolean): OpenAPIV3_1.ResponseObject {
+/** The answer of a read when If-None-Match names its version. */
+export const notModifiedResponse: OpenAPIV3_1.ResponseObject = {
+  description: 'Not Modified: If-None-Match names the version the answer would have; no body.',
+  headers: { ...cacheControl, ...entityTag },
+};
+
+/** `taggedRow`: a PUT by key, which answers a conditional write with the row's new ETag. */
+export function writeResponse(resource: SqlResource, insert: boolean, taggedRow = false): OpenAPIV3_1.ResponseObject {
   const echo = insert ? rowsExample(resource, 'parents', 'response') : {};
   return {
     description:
       `rowsAffected counts every row inserted, updated or deleted in every table` +
       (insert ? '; inserts also return the inserted rows as stored, generated values filled in.' : '.') +
       ` XML: a \`writeResponse\` document (described by ${xsd('Response')}).`,
+    ...(taggedRow
+      ? {
+          headers: {
+            ETag: { ...entityTag.ETag, description: 'With If-Match: the ETag a read of the row now carries' },
+          },
+        }
+      : {}),
     content: jsonAndXml(resource, 'WriteResult', 'WriteResponseXml', { rowsAffected: 1, ...echo }),
   };
 }

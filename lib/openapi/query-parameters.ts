@@ -139,6 +139,20 @@ export const sharedParameters = {
     description: 'The response type, instead of the Accept header.',
     schema: { type: 'string', enum: ['application/xml', 'application/json', 'xml', 'json'] },
   },
+  IfNoneMatch: {
+    name: 'If-None-Match',
+    in: 'header',
+    description:
+      'ETags of versions the client holds (or *): when the answer would carry one of them, it is a 304 with no body.',
+    schema: { type: 'string' },
+  },
+  IfMatch: {
+    name: 'If-Match',
+    in: 'header',
+    description:
+      'The write happens only if every row it addresses by key is still one of these versions (ETags of reads of the row, in any representation), else 412 and nothing is written; * requires that the rows exist.',
+    schema: { type: 'string' },
+  },
   MethodOverride: {
     name: 'X-HTTP-Method-Override',
     in: 'header',

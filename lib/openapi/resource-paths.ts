@@ -9,7 +9,7 @@ import type { OpenAPIV3_1 } from 'openapi-types';
 import type { SqlResource } from '../resource';
 import { operationId } from './component-names';
 import { type ErrorStatus, errorRefs } from './error-responses';
-import { type BodyOptions, readResponse, requestBody, writeResponse } from './operation-content';
+import { type BodyOptions, notModifiedResponse, readResponse, requestBody, writeResponse } from './operation-content';
 import type { PathItem } from './path-item';
 import { filterRefs, keyParameters, limitRef, orderRef, pathKeyLabels, sharedRef } from './query-parameters';
 
@@ -23,24 +23,38 @@ interface Operation {
   readonly description: string;
   readonly parameters: readonly OpenAPIV3_1.ReferenceObject[];
   readonly body?: BodyOptions;
+  /** It addresses rows by key (the path's, or each body row's), so If-Match applies. */
+  readonly byKey?: boolean;
   /** A read of rows: its response says where its page is. */
   readonly paged?: true;
 }
 
 function operation(resource: SqlResource, op: Operation): OpenAPIV3_1.OperationObject {
   const read = op.verb === 'read';
+  // writes of rows by key take If-Match: PUT and DELETE of rows in the body or of the row in the path
+  const conditional = op.byKey === true && (op.verb === 'update' || op.verb === 'delete');
+  const conditions = read ? [sharedRef('IfNoneMatch')] : conditional ? [sharedRef('IfMatch')] : [];
+  const statuses = read ? readErrors : conditional ? conditionalErrors(resource) : writeErrors;
   return {
     tags: [resource.name],
     summary: op.summary,
     description: op.description,
     operationId: operationId(op.verb, resource, op.suffix),
-    parameters: [...op.parameters],
+    parameters: [...op.parameters, ...conditions],
     ...(op.body ? { requestBody: requestBody(resource, op.body) } : {}),
     responses: {
-      '200': read ? readResponse(resource, op.paged) : writeResponse(resource, op.verb === 'insert'),
-      ...errorRefs(read ? readErrors : writeErrors),
+      '200': read
+        ? readResponse(resource, op.paged)
+        : writeResponse(resource, op.verb === 'insert', conditional && op.suffix === 'ByKey' && op.verb === 'update'),
+      ...(read ? { '304': notModifiedResponse } : {}),
+      ...errorRefs(statuses),
     },
   };
+}
+
+function conditionalErrors(resource: SqlResource): ErrorStatus[] {
+  const statuses: ErrorStatus[] = [...writeErrors, 412, ...(resource.ifMatchRequired ? [428 as const] : [])];
+  return statuses.sort((a, b) => a - b);
 }
 
 function childText(resource: SqlResource, text: (child: string) => string): string {
@@ -86,6 +100,7 @@ function updateRows(resource: SqlResource): OpenAPIV3_1.OperationObject {
     verb: 'update',
     summary: `U1, U2: update ${resource.collectionName}`,
     description: `U1: JSON or XML rows, each with its full key and the fields to change${children}. U2: form fields with the new values of every row the query filters match; at least one filter.`,
+    byKey: true,
     parameters: [...filterRefs(resource), sharedRef('Output')],
     body: { rows: 'parents', form: true, required: true, description: 'The rows or new values.' },
   });
@@ -97,6 +112,7 @@ function deleteRows(resource: SqlResource): OpenAPIV3_1.OperationObject {
     verb: 'delete',
     summary: `D1, D2: delete ${resource.collectionName}`,
     description: `D1: JSON or XML rows named by their keys${children}. D2: no body, the rows the query filters match; at least one filter.${deleteRule(resource)}`,
+    byKey: true,
     parameters: [...filterRefs(resource), sharedRef('Output')],
     body: { rows: 'parents', audience: 'keys', required: false, description: 'D1: the rows to delete.' },
   });
@@ -132,6 +148,7 @@ function updateOne(resource: SqlResource): OpenAPIV3_1.OperationObject {
     suffix: 'ByKey',
     summary: `U3${hierarchical ? ', U4' : ''}: update one ${resource.rowName}`,
     description: `U3: form fields with its new values; rowsAffected is 1 when the row exists, 0 when not.${children}`,
+    byKey: true,
     parameters: [sharedRef('Output')],
     body: { ...(hierarchical ? { rows: 'children' } : {}), form: true, required: true, description: 'The new values.' },
   });
@@ -149,6 +166,7 @@ function deleteOne(resource: SqlResource): OpenAPIV3_1.OperationObject {
     suffix: 'ByKey',
     summary: `D3${hierarchical ? ', D4' : ''}: delete one ${resource.rowName}`,
     description: `D3: without a body, the row with this key.${deleteRule(resource)}${children}`,
+    byKey: true,
     parameters: [sharedRef('Output')],
     ...(hierarchical
       ? { body: { rows: 'children', audience: 'keys', required: false, description: 'D4: the child rows.' } }

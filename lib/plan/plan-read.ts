@@ -9,7 +9,7 @@ import type { Field, SqlResource } from '../resource';
 import { fieldsAt, keyLabels, tableWithRole } from '../resource-levels';
 import { convertListItem, convertValue } from './convert-value';
 import { likePattern } from './like-pattern';
-import type { Claims, OrderTerm, ReadPlan, TypedFilter } from './plan';
+import type { Claims, Key, OrderTerm, ReadPlan, TypedFilter } from './plan';
 import { planAfter } from './plan-after';
 import { planCallerQuery } from './plan-caller-query';
 import { fieldOf, parentKeyFields, planPathKey } from './resource-fields';
@@ -115,12 +115,7 @@ export function planRead(
   }
   const callerQuery = planCallerQuery(resource, claims);
   const filters = planFilters(resource, query.filters);
-  if (pathKeys.length > 0) {
-    const key = planPathKey(resource, pathKeys);
-    parentKeyFields(resource).forEach((field, i) => {
-      filters.push({ label: field.label, op: 'eq', value: key[i] ?? null });
-    });
-  }
+  if (pathKeys.length > 0) filters.push(...keyFilters(resource, planPathKey(resource, pathKeys)));
   const capped = query.limit === undefined;
   const orderBy = orderOf(resource, query.order);
   const select = {
@@ -138,6 +133,26 @@ export function planRead(
     ...(capped ? { rowCap: maxRows } : {}),
     ...(countExact && pathKeys.length === 0 ? { total: true } : {}),
     ...(pathKeys.length > 0 && resource.kind === 'flat' ? { byKey: true } : {}),
+    ...(callerQuery ? { query: callerQuery } : {}),
+  };
+}
+
+/** The Parent key as filters on its fields. */
+function keyFilters(resource: SqlResource, key: Key): TypedFilter[] {
+  return parentKeyFields(resource).map((field, i) => ({ label: field.label, op: 'eq', value: key[i] ?? null }));
+}
+
+/**
+ * A read of one row by its Parent key, as the client reads it by the key in its path (R2), for the row's version
+ * inside a write: the same filters and order, no cap (one row, or the few of a query that repeats its key).
+ */
+export function planRowRead(resource: SqlResource, key: Key, claims: Claims): ReadPlan {
+  const callerQuery = planCallerQuery(resource, claims);
+  return {
+    kind: 'read',
+    // inside the write's transaction, after the row is locked: as committed now, not an earlier snapshot
+    select: { filters: keyFilters(resource, key), orderBy: orderOf(resource), current: true },
+    byKey: true,
     ...(callerQuery ? { query: callerQuery } : {}),
   };
 }

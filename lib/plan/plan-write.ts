@@ -15,6 +15,7 @@ import { planCallerQuery } from './plan-caller-query';
 import { planChildRows } from './plan-children';
 import { planDelete } from './plan-delete';
 import { planInsert } from './plan-insert';
+import { planVersionCheck } from './plan-preconditions';
 import { planFormUpdate, planRowUpdates } from './plan-update';
 import { readBodyRows } from './read-body-rows';
 import { planPathKey } from './resource-fields';
@@ -38,7 +39,8 @@ export async function planWrite(resource: SqlResource, request: WriteRequest, cl
     bodyType: body?.type,
     rows: readable ? await readBodyRows(resource, readable) : undefined,
   });
-  return query ? { ...plan, query } : plan;
+  const versions = planVersionCheck(resource, request, plan);
+  return { ...plan, ...(query ? { query } : {}), ...(versions ? { versions } : {}) };
 }
 
 /**

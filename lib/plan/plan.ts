@@ -1,4 +1,5 @@
 import type { Value } from '../values';
+import type { VersionCheck } from './plan-preconditions';
 /**
  * The engine-free plan of one request: what to read, or which rows to write in one transaction. Labels on the
  * read side, table columns on the write side; every value already converted to its field's type. Types only.
@@ -152,4 +153,4 @@ export type WritePlan = (
   | { readonly kind: 'insert'; readonly rows: readonly InsertRow[] }
   | { readonly kind: 'update'; readonly updates: readonly UpdateRows[]; readonly children: readonly ChildChanges[] }
   | { readonly kind: 'delete'; readonly target: Target; readonly children: readonly ChildChanges[] }
-) & { readonly query?: CallerQuery };
+) & { readonly query?: CallerQuery; readonly versions?: VersionCheck };

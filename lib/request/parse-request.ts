@@ -6,8 +6,11 @@
  * Asynchronous only so that other requests run between the slices of a big XML or JSON body.
  * Pure: it knows no resource, so it checks syntax only; the planner checks names and values.
  */
+
+import type { EntityTags } from '../entity-tags';
 import { BadRequestError, MethodNotAllowedError, NotFoundError, TooLargeError } from '../errors';
 import { requestBodyType } from './body-type';
+import { parseEntityTags } from './parse-entity-tags';
 import { parseFormBody } from './parse-form-body';
 import { parsePathKeys } from './parse-path-keys';
 import { parseCountPreference } from './parse-prefer';
@@ -51,10 +54,10 @@ export async function parseRequest(parts: RequestParts, limits: RequestLimits): 
   const query = parseQuery(parts.rawQuery, op === 'read' ? 'GET' : method === 'DELETE' ? 'DELETE' : 'PUT');
   const pathKeys = parsePathKeys(path.keys);
   if (op === 'read') {
-    const read = { op, name: path.name, pathKeys, query } as const;
+    const read = { op, name: path.name, pathKeys, query, ...readConditions(parts) } as const;
     return parseCountPreference(parts.prefer) ? { ...read, countExact: true } : read;
   }
-  const request = { op, name: path.name, pathKeys, query };
+  const request = { op, name: path.name, pathKeys, query, ...writeConditions(parts, method) };
   if (text === undefined || bodyType === undefined) return request;
   return { ...request, body: await readBody(bodyType, text, pathKeys.length > 0 ? 'children' : 'parents') };
 }
@@ -70,6 +73,25 @@ function bodyText(body: string | undefined, op: Operation, limits: RequestLimits
   }
   if (op === 'read') throw new BadRequestError('bad_body', 'GET takes no request body');
   return body;
+}
+
+/** If-None-Match asks a read to answer 304 for a version the client holds; If-Match is for writes. */
+function readConditions(parts: RequestParts): { ifNoneMatch?: EntityTags } {
+  if (parts.ifMatch !== undefined) {
+    throw new BadRequestError('bad_header', 'If-Match is for PUT and DELETE by key; a GET takes If-None-Match');
+  }
+  return parts.ifNoneMatch === undefined ? {} : { ifNoneMatch: parseEntityTags(parts.ifNoneMatch, 'If-None-Match') };
+}
+
+/** If-Match makes a write conditional on the versions of its rows; If-None-Match is for reads. */
+function writeConditions(parts: RequestParts, method: string): { ifMatch?: EntityTags } {
+  if (parts.ifNoneMatch !== undefined) {
+    throw new BadRequestError(
+      'bad_header',
+      `If-None-Match is for GET; a ${method} is made conditional with If-Match and the ETag of the row it changes`,
+    );
+  }
+  return parts.ifMatch === undefined ? {} : { ifMatch: parseEntityTags(parts.ifMatch, 'If-Match') };
 }
 
 /** POST with X-HTTP-Method-Override: PUT|DELETE is that method. */

@@ -3,6 +3,8 @@
  * segments, the query's filters and specials, and the body as written. Labels and values are still the raw
  * text the client sent; the planner checks them against the resource. Types only.
  */
+
+import type { EntityTags } from '../entity-tags';
 import type { OutputType } from '../values';
 
 /** The parts of an HTTP request that say what is asked of a resource. */
@@ -15,6 +17,9 @@ export interface RequestParts {
   readonly contentType?: string;
   /** `X-HTTP-Method-Override`. */
   readonly methodOverride?: string;
+  /** The conditional headers, as sent: If-None-Match on a read, If-Match on a write by key. */
+  readonly ifMatch?: string;
+  readonly ifNoneMatch?: string;
   readonly body?: string;
   /** `Prefer` (RFC 7240). */
   readonly prefer?: string;
@@ -84,6 +89,8 @@ interface RequestOfAResource {
 /** A read, of rows or of one row by its key, never has a body. */
 export interface ReadRequest extends RequestOfAResource {
   readonly op: 'read';
+  /** If-None-Match: the versions the client holds; a read of one of them is answered 304. */
+  readonly ifNoneMatch?: EntityTags;
   /** `Prefer: count=exact`: the read answers with the total of rows it pages through. */
   readonly countExact?: true;
 }
@@ -91,6 +98,8 @@ export interface ReadRequest extends RequestOfAResource {
 export interface WriteRequest extends RequestOfAResource {
   readonly op: Exclude<Operation, 'read'>;
   readonly body?: RequestBody;
+  /** If-Match: the versions of the rows addressed by key that the write may change; any other is a 412. */
+  readonly ifMatch?: EntityTags;
 }
 
 export type ResourceRequest = ReadRequest | WriteRequest;

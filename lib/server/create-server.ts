@@ -70,11 +70,12 @@ export interface ServiceServer {
 
 /**
  * The body is written as the string it is (no copy into a Buffer). The answer to a HEAD keeps the Content-Length
- * its handler gave it, the GET's, and has no body (Node sends none).
+ * its handler gave it, the GET's, and has no body (Node sends none); so has a 304.
  */
 function writeResult(response: ServerResponse, result: HttpResponse, close: boolean): void {
   const headers: Record<string, string> = { ...result.headers };
-  if (response.req.method !== 'HEAD' || headers['Content-Length'] === undefined)
+  // a 304 has no body, and a Content-Length there would have to be the 200's: it goes without
+  if (result.statusCode !== 304 && (response.req.method !== 'HEAD' || headers['Content-Length'] === undefined))
     headers['Content-Length'] = String(Buffer.byteLength(result.body));
   if (close) headers.Connection = 'close';
   response.writeHead(result.statusCode, headers);

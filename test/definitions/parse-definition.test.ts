@@ -135,6 +135,20 @@ const parsed: { name: string; xml: string; expected: Definition }[] = [
     },
   },
   {
+    name: 'http/request ifMatch="required": a write by key must carry If-Match',
+    xml: '<sqlResource><query>select id from item</query><http><request ifMatch="required"/></http><metadata><table name="item" role="Parent"/></metadata></sqlResource>',
+    expected: {
+      file,
+      query: 'select id from item',
+      database: undefined,
+      tables: [{ name: 'item', role: 'Parent' }],
+      validations: [],
+      cacheControl: undefined,
+      ifMatchRequired: true,
+      documentation: undefined,
+    },
+  },
+  {
     name: 'documentation: entities and character references decoded, CDATA kept as written, markup kept as text',
     xml: `<sqlResource><query>select id from item</query><metadata><table name="item" role="Parent"/></metadata>
       <documentation> GET /res/X?a=1&amp;b=%3E2 &#8594; rows &lt;item/&gt; <![CDATA[a &amp; b]]> <b>bold</b> </documentation></sqlResource>`,
@@ -251,6 +265,11 @@ const broken: { name: string; xml: string; problem: string }[] = [
     xml: limited(`maxRows="${value}"`),
     problem: `limits has maxRows="${value}"; expected a whole number of rows, at least 1`,
   })),
+  {
+    name: 'http/request ifMatch neither required nor optional',
+    xml: '<sqlResource><query>select id from item</query><http><request ifMatch="always"/></http><metadata><table name="item" role="Parent"/></metadata></sqlResource>',
+    problem: 'http/request has ifMatch="always"; expected "required" or "optional"',
+  },
   {
     name: 'malformed XML names line and column',
     xml: '<sqlResource>\n  <query>select 1</sqlResource>',

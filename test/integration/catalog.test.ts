@@ -266,15 +266,16 @@ describe.each(targets())('GET /res and /openapi.json on $name', (target) => {
       '_after',
       '_output',
       'Prefer',
+      'If-None-Match',
     ]);
-    expect(parameterNames(doc, item.put)).toEqual([...fields, '_output']);
-    expect(parameterNames(doc, item.delete)).toEqual([...fields, '_output']);
+    expect(parameterNames(doc, item.put)).toEqual([...fields, '_output', 'If-Match']);
+    expect(parameterNames(doc, item.delete)).toEqual([...fields, '_output', 'If-Match']);
     const price = deref(doc, item.get.parameters[2]);
     expect(price).toMatchObject({ name: 'price', in: 'query', required: false, schema: { type: 'string' } });
     for (const rule of ['`null`', '`!null`', '`!v`', '%3C%3D', '%3E', '`(a,b,c)`', 'LIKE', '`\\,`', 'equals'])
       expect(price.description).toContain(rule);
     expect(deref(doc, item.get.parameters[14])).toMatchObject({ schema: { type: 'integer', minimum: 0 } });
-    expect(parameterNames(doc, doc.paths['/res/Item/{id}'].get)).toEqual(['_output']);
+    expect(parameterNames(doc, doc.paths['/res/Item/{id}'].get)).toEqual(['_output', 'If-None-Match']);
   });
 
   it('gives request bodies in JSON, XML and form fields, and responses in JSON and XML with every error', async () => {
@@ -294,7 +295,27 @@ describe.each(targets())('GET /res and /openapi.json on $name', (target) => {
       Object.keys(deref(doc, post.requestBody.content['application/x-www-form-urlencoded'].schema).properties),
     ).toEqual(['team_no', 'team_name', 'motto']);
     expect(Object.keys(post.responses)).toEqual(['200', '400', '404', '406', '409', '413', '415', '500']);
-    expect(Object.keys(doc.paths['/res/Item'].get.responses)).toEqual(['200', '400', '404', '406', '413', '500']);
+    expect(Object.keys(doc.paths['/res/Item'].get.responses)).toEqual([
+      '200',
+      '304',
+      '400',
+      '404',
+      '406',
+      '413',
+      '500',
+    ]);
+    expect(Object.keys(doc.paths['/res/Item/{id}'].put.responses)).toEqual([
+      '200',
+      '400',
+      '404',
+      '406',
+      '409',
+      '412',
+      '413',
+      '415',
+      '500',
+    ]);
+    expect(Object.keys(doc.paths['/res/Item/{id}'].put.responses['200'].headers)).toEqual(['ETag']);
     const ok = doc.paths['/res/Item'].get.responses['200'].content;
     expect(ok['application/json'].schema).toEqual({ $ref: '#/components/schemas/Item.Collection' });
     expect(XMLValidator.validate(xmlOfExample(doc, ok['application/xml'].schema, ok['application/xml'].example))).toBe(

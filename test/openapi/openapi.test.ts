@@ -124,13 +124,14 @@ describe('buildOpenApi', () => {
     expect(doc.components.parameters.Prefer).toMatchObject({ name: 'Prefer', in: 'header' });
     expect(Object.keys(rows.responses['200'].headers)).toEqual([
       'Cache-Control',
+      'ETag',
       'Content-Range',
       'Link',
       'Preference-Applied',
     ]);
     const one = doc.paths['/res/shop.Book/{id}'].get;
     expect(one.parameters).not.toContainEqual({ $ref: '#/components/parameters/After' });
-    expect(Object.keys(one.responses['200'].headers)).toEqual(['Cache-Control']);
+    expect(Object.keys(one.responses['200'].headers)).toEqual(['Cache-Control', 'ETag']);
   });
 
   it('keeps operationIds unique when names differ only in punctuation', () => {

@@ -1,6 +1,6 @@
 /**
- * A folder of definition files for a test's own resources: each a query and its metadata's table elements, written
- * to a temporary folder that `remove` deletes.
+ * A folder of definition files for a test's own resources: each a query, its metadata's table elements and any
+ * `more` elements (`<http>...</http>`), written to a temporary folder that `remove` deletes.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,13 +13,13 @@ export interface DefinitionFolder {
 
 export function definitionFolder(
   prefix: string,
-  definitions: Readonly<Record<string, { query: string; tables: string }>>,
+  definitions: Readonly<Record<string, { query: string; tables: string; more?: string }>>,
 ): DefinitionFolder {
   const folder = mkdtempSync(path.join(tmpdir(), `rrs-${prefix}-`));
-  for (const [name, { query, tables }] of Object.entries(definitions)) {
+  for (const [name, { query, tables, more = '' }] of Object.entries(definitions)) {
     writeFileSync(
       path.join(folder, `${name}.xml`),
-      `<rs:sqlResource xmlns:rs="http://restsql.org/schema">\n  <query>${query}</query>\n  <metadata>${tables}</metadata>\n</rs:sqlResource>\n`,
+      `<rs:sqlResource xmlns:rs="http://restsql.org/schema">\n  <query>${query}</query>\n  <metadata>${tables}</metadata>\n${more}</rs:sqlResource>\n`,
     );
   }
   return { path: folder, remove: () => rmSync(folder, { recursive: true, force: true }) };
