@@ -7,6 +7,7 @@
 import type { ReadOutcome } from '../execute/execute-plan';
 import type { ReadPlan } from '../plan/plan';
 import { cursorAfter } from '../plan/plan-after';
+import { decodePairs } from '../request/decode';
 import type { ReadRequest } from '../request/resource-request';
 import type { SqlResource } from '../resource';
 import type { HttpRequest } from './from-event';
@@ -55,15 +56,7 @@ function nextQuery(
 
 /** The query as sent, with `name` set to `value`: other parameters keep their text and their order. */
 function withParameter(rawQuery: string, name: string, value: string): string {
-  const kept = rawQuery.split('&').filter((piece) => piece !== '' && nameOf(piece) !== name);
+  // the query was decoded once already, so its names decode
+  const kept = rawQuery.split('&').filter((piece) => piece !== '' && decodePairs(piece)[0]?.[0].toLowerCase() !== name);
   return [...kept, `${name}=${encodeURIComponent(value)}`].join('&');
-}
-
-function nameOf(piece: string): string {
-  const raw = piece.split('=')[0] ?? '';
-  try {
-    return decodeURIComponent(raw.replace(/\+/g, ' ')).toLowerCase();
-  } catch {
-    return raw;
-  }
 }

@@ -24,7 +24,9 @@ export type CursorValues = readonly (string | null)[];
  * by hand; a token still can say nothing but "the rows after these values", bound as parameters, under the caller's
  * privileges and rows.
  */
-const fallbackCursorKey = 'relational-resource-service: public cursor key; set CURSOR_SECRET';
+const fallbackCursorKey = 'public fallback: set CURSOR_SECRET';
+
+const undecodable = 'is not a token this service makes (it does not decode)';
 
 interface Payload {
   readonly r: string;
@@ -50,23 +52,20 @@ export function openCursor(key: string | undefined, binding: CursorBinding, toke
   const [body, given, ...rest] = token.split('.');
   const base64url = /^[A-Za-z0-9_-]+$/;
   if (body === undefined || given === undefined || rest.length > 0 || !base64url.test(body) || !base64url.test(given)) {
-    throw refused('is not a token this service makes (it does not decode)');
+    throw refused(undecodable);
   }
   // compared as written: base64url's last character has bits that decoding drops, and a change there is a change
   const expected = Buffer.from(tag(key, body));
   const actual = Buffer.from(given);
   if (actual.length !== expected.length || !timingSafeEqual(actual, expected)) {
-    throw refused('has been changed, or was made with another CURSOR_SECRET (its signature does not match)');
+    throw refused('has been changed, or was signed with another CURSOR_SECRET');
   }
   const payload = readPayload(body);
   if (payload.r !== binding.resource) throw refused(`belongs to resource ${payload.r}, not ${binding.resource}`);
   if (payload.o !== binding.order) {
-    throw refused(
-      `was made for the order ${payload.o}, and this read orders by ${binding.order}; keep _order as it was`,
-    );
+    throw refused(`was made for the order ${payload.o}, not ${binding.order}`);
   }
-  if (payload.f !== binding.filters)
-    throw refused('was made for other filters; keep the filters of the page it came from');
+  if (payload.f !== binding.filters) throw refused('was made for other filters');
   return payload.v;
 }
 
@@ -77,25 +76,18 @@ function tag(key: string | undefined, body: string): string {
     .digest('base64url');
 }
 
-/** A payload with a good tag was made here; its shape is still checked, so a leaked key cannot crash a read. */
+/**
+ * A payload with a good tag was made here; its values are still checked, so a leaked key cannot crash a read (what it
+ * is bound to is compared with the read's, whatever its type).
+ */
 function readPayload(body: string): Payload {
-  let payload: unknown;
+  let payload: Partial<Payload> | null = null;
   try {
     payload = JSON.parse(Buffer.from(body, 'base64url').toString('utf8'));
-  } catch {
-    throw refused('is not a token this service makes (it does not decode)');
-  }
-  const p = payload as Partial<Payload> | null;
-  const fine =
-    typeof p === 'object' &&
-    p !== null &&
-    typeof p.r === 'string' &&
-    typeof p.o === 'string' &&
-    typeof p.f === 'string' &&
-    Array.isArray(p.v) &&
-    p.v.every((v) => v === null || typeof v === 'string');
-  if (!fine) throw refused('is not a token this service makes (it does not decode)');
-  return p as Payload;
+  } catch {}
+  const values = payload?.v;
+  if (!Array.isArray(values) || !values.every((v) => v === null || typeof v === 'string')) throw refused(undecodable);
+  return payload as Payload;
 }
 
 function refused(why: string): BadRequestError {

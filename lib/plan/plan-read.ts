@@ -102,10 +102,7 @@ export function planRead(
   cursorKey?: string,
 ): ReadPlan {
   if (query.after !== undefined && pathKeys.length > 0) {
-    throw new BadRequestError(
-      'bad_parameter',
-      `Parameter _after pages through the rows of /res/${resource.name}; a read by key has no next page`,
-    );
+    throw new BadRequestError('bad_parameter', 'Parameter _after is for reads of rows; a read by key has no next page');
   }
   if (query.limit !== undefined && query.limit > maxRows) {
     throw new BadRequestError(

@@ -6,16 +6,5 @@
 
 /** Whether `header` asks for `count=exact`. */
 export function parseCountPreference(header: string | undefined): boolean {
-  if (header === undefined) return false;
-  return header.split(',').some((preference) => {
-    const [token = ''] = preference.split(';');
-    const at = token.indexOf('=');
-    if (at < 0) return false;
-    const name = token.slice(0, at).trim().toLowerCase();
-    const value = token
-      .slice(at + 1)
-      .trim()
-      .replace(/^"(.*)"$/, '$1');
-    return name === 'count' && value.toLowerCase() === 'exact';
-  });
+  return (header ?? '').split(',').some((preference) => /^\s*count\s*=\s*("?)exact\1\s*(;|$)/i.test(preference));
 }

@@ -48,7 +48,7 @@ export function parseQuery(raw: string, method: Method): ParsedQuery {
   if (query.after !== undefined && query.offset !== undefined) {
     throw new BadRequestError(
       'bad_parameter',
-      'Parameters _after and _offset cannot be used together: _after continues after the page it came from, _offset counts from the first row; give one of them',
+      'Parameters _after and _offset cannot be used together; give one of them',
     );
   }
   return query;

@@ -77,7 +77,7 @@ describe('signCursor and openCursor', () => {
     [
       'another order',
       signCursor(key, { ...binding, order: 'price,id' }, values),
-      /made for the order price,id, and this read orders by -price,id/,
+      /made for the order price,id, not -price,id/,
     ],
     [
       'other filters',
