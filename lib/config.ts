@@ -52,6 +52,8 @@ export interface Config {
   readonly databaseIamAuth: boolean;
   /** A Secrets Manager secret (the RDS secret JSON) holding the database login. */
   readonly databaseSecretArn?: string;
+  /** CURSOR_SECRET: the key `_after` tokens are signed with; unset, a public fallback (docs/configuration.md). */
+  readonly cursorSecret?: string;
   /** True on AWS Lambda itself (not under serverless-offline): API Gateway's authorizer has checked the token. */
   readonly onLambda: boolean;
 }
@@ -112,6 +114,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ...authConfig(env),
     databaseIamAuth: flag(env, 'DATABASE_IAM_AUTH'),
     databaseSecretArn: env.DATABASE_SECRET_ARN || undefined,
+    cursorSecret: env.CURSOR_SECRET || undefined,
     onLambda,
   });
 }

@@ -7,6 +7,11 @@
 export const errorCatalog: readonly { code: string; status: number; when: string }[] = [
   { code: 'bad_parameter', status: 400, when: 'a query parameter is unknown, repeated, read-only or malformed' },
   {
+    code: 'bad_cursor',
+    status: 400,
+    when: 'an _after token was changed, does not decode, or belongs to another resource, order or filters',
+  },
+  {
     code: 'limit_too_large',
     status: 400,
     when: '_limit asks for more rows than the most one read of the resource returns',

@@ -21,6 +21,7 @@ import {
 import { executeRead, executeWrite } from './execute/execute-plan';
 import type { HttpRequest } from './http/from-event';
 import { negotiatePage, negotiateResponse } from './http/negotiate';
+import { pagingHeaders } from './http/paging-headers';
 import { privateCacheControl } from './http/private-cache-control';
 import { readPageOf } from './http/read-page';
 import { readResult } from './http/read-result';
@@ -58,6 +59,7 @@ export async function serveResource(http: HttpRequest, caller: Caller): Promise<
     ifMatch: http.headers['if-match'],
     ifNoneMatch: http.headers['if-none-match'],
     body: http.body,
+    prefer: http.headers.prefer,
   };
   const target = requestTarget(parts);
   noteRequest({ resource: target.name });
@@ -95,7 +97,7 @@ async function servedFresh(
   }
 }
 
-/** Plan, execute and serialize a read: at most its cap of rows, and MAX_RESULT_BYTES. */
+/** Plan, execute and serialize a read: at most its cap of rows, and MAX_RESULT_BYTES; its page's headers. */
 async function serveRead(
   { resource, readDb }: ResolvedResource,
   request: ReadRequest,
@@ -104,14 +106,16 @@ async function serveRead(
   caller: Caller,
   settings: Config,
 ): Promise<HttpResponse> {
-  const plan = planRead(resource, request, caller.claims, resource.maxRows ?? settings.maxRows);
-  const rows = await executeRead(readDb, resource, plan, meterResult(resource, settings.maxResultBytes));
+  const plan = planRead(resource, request, caller.claims, resource.maxRows ?? settings.maxRows, settings.cursorSecret);
+  const read = await executeRead(readDb, resource, plan, meterResult(resource, settings.maxResultBytes));
+  const { rows } = read;
   noteRequest({ rows: rows.length });
   const page = () => readPageOf(http, request, rows.length);
   const body = await serializeRead(resource, groupRows(resource, rows), output, page);
   checkResultSize(body, settings.maxResultBytes);
   const cacheControl = caller.signedIn ? privateCacheControl(resource.cacheControl) : resource.cacheControl;
-  return readResult(request, output, body, { 'Cache-Control': cacheControl, ...varyByAccept });
+  const paging = pagingHeaders(http, resource, request, plan, read, settings.cursorSecret);
+  return readResult(request, output, body, { 'Cache-Control': cacheControl, ...varyByAccept, ...paging });
 }
 
 /** Plan, execute and serialize a write: its echo, or the rows it affected. */

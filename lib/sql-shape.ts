@@ -41,6 +41,11 @@ export interface SqlShape {
   paging(limit?: string, offset?: string): string;
   /** `column` as an ORDER BY term in its direction, NULL below every value (first ascending, last descending). */
   orderTerm(column: string, descending: boolean): string;
+  /**
+   * Where a plain ascending ORDER BY term (a key, as the database orders it) puts NULL: first (MySQL) or last
+   * (PostgreSQL). The rows after a cursor are found the way the order placed them.
+   */
+  readonly plainNullsFirst: boolean;
   /** A query that reads its rows as committed now, inside a write's transaction. */
   currentRead(query: string): string;
   /** The INSERT `insert`, giving back the rows it stores. */

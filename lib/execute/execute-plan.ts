@@ -11,7 +11,7 @@ import { sqlShapeOf } from '../db/engines/registry';
 import { ConstraintError, TooLargeError } from '../errors';
 import type { Key, ReadPlan, WritePlan } from '../plan/plan';
 import type { SqlResource } from '../resource';
-import { compileSelect } from '../sql/compile-select';
+import { compileCount, compileSelect, countLabel } from '../sql/compile-select';
 import { checkVersions, type RowTags } from './check-versions';
 import { executeDelete } from './execute-delete';
 import { executeInsert, type WriteOutcome } from './execute-insert';
@@ -28,38 +28,70 @@ export type { WriteOutcome } from './execute-insert';
  */
 const READ_BATCH_ROWS = 200;
 
+/** A read's rows, whether rows follow them (when it has a `_limit`), and its total when asked for. */
+export interface ReadOutcome {
+  readonly rows: Row[];
+  readonly more: boolean;
+  readonly total?: number;
+}
+
 /**
  * `arriving`: sees each batch of a read that is read in batches, as it arrives (before its rows are kept), and
  * throws to stop the read there. A read of one round trip is whole before anything could stop it, so it is not shown.
+ * A read with `_limit` asks for one row more, to tell whether a next page exists; that row is neither shown nor kept.
  */
 export async function executeRead(
   db: Database,
   resource: SqlResource,
   plan: ReadPlan,
   arriving: (rows: readonly Row[]) => void,
-): Promise<Row[]> {
-  const statement = selectOf(resource, plan);
+): Promise<ReadOutcome> {
+  const page = plan.rowCap === undefined ? plan.select.limit : undefined;
+  const statement = selectOf(
+    resource,
+    page === undefined ? plan : { ...plan, select: { ...plan.select, limit: page + 1 } },
+  );
   const rows: Row[] = [];
   // over the cap is told first: a read with too many rows is told so, whatever their size
   const withinCap = (batch: readonly Row[]) => {
     if (plan.rowCap !== undefined && rows.length + batch.length > plan.rowCap) throw tooManyRows(resource, plan.rowCap);
   };
+  const pageOf = (batch: readonly Row[]) =>
+    page === undefined ? batch : batch.slice(0, Math.max(0, page - rows.length));
   const keep = (batch: readonly Row[]) => {
     for (const row of batch) rows.push(row);
   };
-  const limit = plan.select.limit;
-  if (plan.byKey || (limit !== undefined && limit <= READ_BATCH_ROWS)) {
+  const more = () => page !== undefined && rows.length > page;
+  if (plan.byKey || (page !== undefined && page <= READ_BATCH_ROWS)) {
     const all = (await db.run(statement)).rows;
     withinCap(all);
     keep(all);
   } else {
     await db.readEach(statement, READ_BATCH_ROWS, (batch) => {
       withinCap(batch);
-      arriving(batch);
+      arriving(pageOf(batch));
       keep(batch);
     });
   }
-  return rows;
+  const outcome = { rows: more() ? rows.slice(0, page) : rows, more: more() };
+  return plan.total ? { ...outcome, total: await totalOf(db, resource, plan, outcome) } : outcome;
+}
+
+/**
+ * The rows that pass the read's filters. A first page (no `_after`) that is the last one already tells it (unless
+ * its offset is past the end); otherwise it is counted, in a statement of its own.
+ */
+async function totalOf(
+  db: Database,
+  resource: SqlResource,
+  plan: ReadPlan,
+  { rows, more }: { rows: readonly Row[]; more: boolean },
+): Promise<number> {
+  const offset = plan.select.offset ?? 0;
+  if (!more && plan.select.after === undefined && (rows.length > 0 || offset === 0)) return offset + rows.length;
+  const statement = compileCount(sqlShapeOf(resource.engine), plan.query ?? resource.query, plan.select.filters);
+  const [row] = (await db.run(statement)).rows;
+  return Number(row?.[countLabel] ?? 0);
 }
 
 /** A read of one row by key inside a write's transaction (the row's version): one round trip. */

@@ -79,12 +79,31 @@ const entityTag: Record<string, OpenAPIV3_1.HeaderObject> = {
   },
 };
 
-export function readResponse(resource: SqlResource): OpenAPIV3_1.ResponseObject {
+/** What a read of rows (not one by key) says about its page. */
+const pageHeaders: Record<string, OpenAPIV3_1.HeaderObject> = {
+  'Content-Range': {
+    description:
+      '`first-last/total`: the 0-based positions of the rows returned and the total of rows the read pages through, `*` unless asked for with `Prefer: count=exact` (`50-74/*`, `0-24/3573`). `*` in place of the positions on an empty page and on a page after `_after` (`*/3573`).',
+    schema: { type: 'string', pattern: '^(\\d+-\\d+|\\*)/(\\d+|\\*)$' },
+  },
+  Link: {
+    description:
+      '`<...>; rel="next"` when `_limit` left rows for a next page: this request with `_after` set to the token of its last row, or with `_offset` moved on by `_limit` when it pages by `_offset`.',
+    schema: { type: 'string' },
+  },
+  'Preference-Applied': {
+    description: '`count=exact` when the request asked for it with Prefer (the total is in Content-Range).',
+    schema: { type: 'string', enum: ['count=exact'] },
+  },
+};
+
+/** `paged`: a read of rows, which says where its page is (Content-Range, Link); a read by key does not. */
+export function readResponse(resource: SqlResource, paged = false): OpenAPIV3_1.ResponseObject {
   return {
     description:
       `The matching ${resource.rowName} rows, ordered by key; none is an empty collection, still 200.` +
       ` JSON: the collection object. XML: a \`readResponse\` document (described by ${xsd('Response')}), one \`${resource.rowName}\` element per row, NULL fields omitted.`,
-    headers: { ...cacheControl, ...entityTag },
+    headers: paged ? { ...cacheControl, ...entityTag, ...pageHeaders } : { ...cacheControl, ...entityTag },
     content: jsonAndXml(resource, 'Collection', 'ReadResponseXml', rowsExample(resource, 'parents', 'response')),
   };
 }

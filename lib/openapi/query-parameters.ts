@@ -1,6 +1,7 @@
 /**
  * The parameters of the OpenAPI document: one filter per field with the query grammar described, the special
- * parameters `_limit`, `_offset`, `_output` and `_order`, the path key segments and X-HTTP-Method-Override. Pure; must not
+ * parameters `_limit`, `_offset`, `_output`, `_order` and `_after`, the path key segments, and the headers
+ * X-HTTP-Method-Override and Prefer. Pure; must not
  * decide which operation uses which parameter (resource-paths does).
  */
 import type { OpenAPIV3_1 } from 'openapi-types';
@@ -24,7 +25,7 @@ export const queryGrammar = [
   'Different names are ANDed; the same name twice only as a range (one lower and one upper bound) or as several negations (`!v`, `!null`).',
 ].join('\n');
 
-const specials = new Set(['_limit', '_offset', '_output', '_order']);
+const specials = new Set(['_limit', '_offset', '_output', '_order', '_after']);
 
 /** Fields that can filter: not computed (those are never filters), and not shadowed by a special parameter name. */
 function filterFields(resource: SqlResource): Field[] {
@@ -114,6 +115,23 @@ export const sharedParameters = {
     in: 'query',
     description: 'Number of rows skipped (default 0), counted as _limit counts them.',
     schema: { type: 'integer', minimum: 0 },
+  },
+  After: {
+    name: '_after',
+    in: 'query',
+    description: [
+      'The rows after the last row of a page: the token of that page\'s `Link: <...>; rel="next"`, as it is.',
+      'It continues in the same order with the same filters, however many rows came before (no _offset with it).',
+      'A token that was changed, or that belongs to another resource, order or filters, is a 400 `bad_cursor`.',
+    ].join(' '),
+    schema: { type: 'string', pattern: '^[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+$' },
+  },
+  Prefer: {
+    name: 'Prefer',
+    in: 'header',
+    description:
+      "`count=exact`: the response's Content-Range gives the total of rows the read pages through (its filters, no paging), and Preference-Applied says so. Other preferences are ignored.",
+    schema: { type: 'string', example: 'count=exact' },
   },
   Output: {
     name: '_output',

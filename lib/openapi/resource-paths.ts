@@ -25,6 +25,8 @@ interface Operation {
   readonly body?: BodyOptions;
   /** It addresses rows by key (the path's, or each body row's), so If-Match applies. */
   readonly byKey?: boolean;
+  /** A read of rows: its response says where its page is. */
+  readonly paged?: true;
 }
 
 function operation(resource: SqlResource, op: Operation): OpenAPIV3_1.OperationObject {
@@ -42,7 +44,7 @@ function operation(resource: SqlResource, op: Operation): OpenAPIV3_1.OperationO
     ...(op.body ? { requestBody: requestBody(resource, op.body) } : {}),
     responses: {
       '200': read
-        ? readResponse(resource)
+        ? readResponse(resource, op.paged)
         : writeResponse(resource, op.verb === 'insert', conditional && op.suffix === 'ByKey' && op.verb === 'update'),
       ...(read ? { '304': notModifiedResponse } : {}),
       ...errorRefs(statuses),
@@ -64,14 +66,17 @@ function readRows(resource: SqlResource): OpenAPIV3_1.OperationObject {
     verb: 'read',
     summary: `R1: read ${resource.collectionName}`,
     description:
-      'The rows matching every filter, all rows without any; ordered by _order, paged with _limit and _offset.',
+      'The rows matching every filter, all rows without any; ordered by _order, paged with _limit and _offset or _after (the Link of the previous page); with `Prefer: count=exact`, their total.',
     parameters: [
       ...filterRefs(resource),
       limitRef(resource),
       sharedRef('Offset'),
       orderRef(resource),
+      sharedRef('After'),
       sharedRef('Output'),
+      sharedRef('Prefer'),
     ],
+    paged: true,
   });
 }
 

@@ -1,6 +1,7 @@
 /**
  * Plans a read, of rows or of one row by key: query filters and path keys become typed filters on labels; rows are
- * ordered as `_order` asks, then by the Parent key, then the Child key. Pure.
+ * ordered as `_order` asks, then by the Parent key, then the Child key; `_after` keeps the rows after its token's
+ * row in that order. Pure.
  */
 import { BadRequestError } from '../errors';
 import type { OrderItem, RawFilter, ReadRequest } from '../request/resource-request';
@@ -9,6 +10,7 @@ import { fieldsAt, keyLabels, tableWithRole } from '../resource-levels';
 import { convertListItem, convertValue } from './convert-value';
 import { likePattern } from './like-pattern';
 import type { Claims, Key, OrderTerm, ReadPlan, TypedFilter } from './plan';
+import { planAfter } from './plan-after';
 import { planCallerQuery } from './plan-caller-query';
 import { fieldOf, parentKeyFields, planPathKey } from './resource-fields';
 
@@ -89,13 +91,19 @@ export function orderable(field: Field): boolean {
 /**
  * `claims`: the caller's, bound into a query that uses them (a query without claims ignores them). `maxRows`: the
  * most rows one read returns (the definition's own cap, else MAX_ROWS); `_limit` may ask for fewer, never more.
+ * `cursorKey`: the key `_after` tokens are signed with (CURSOR_SECRET; the fallback when unset). A total (`Prefer: count=exact`) is counted
+ * for reads of rows, not for a read by key.
  */
 export function planRead(
   resource: SqlResource,
-  { query, pathKeys }: Pick<ReadRequest, 'query' | 'pathKeys'>,
+  { query, pathKeys, countExact }: Pick<ReadRequest, 'query' | 'pathKeys' | 'countExact'>,
   claims: Claims,
   maxRows: number,
+  cursorKey?: string,
 ): ReadPlan {
+  if (query.after !== undefined && pathKeys.length > 0) {
+    throw new BadRequestError('bad_parameter', 'Parameter _after is for reads of rows; a read by key has no next page');
+  }
   if (query.limit !== undefined && query.limit > maxRows) {
     throw new BadRequestError(
       'limit_too_large',
@@ -106,9 +114,13 @@ export function planRead(
   const filters = planFilters(resource, query.filters);
   if (pathKeys.length > 0) filters.push(...keyFilters(resource, planPathKey(resource, pathKeys)));
   const capped = query.limit === undefined;
+  const orderBy = orderOf(resource, query.order);
   const select = {
     filters,
-    orderBy: orderOf(resource, query.order),
+    orderBy,
+    ...(query.after === undefined
+      ? {}
+      : { after: planAfter(resource, orderBy, query.filters, query.after, cursorKey) }),
     limit: capped ? maxRows + 1 : query.limit,
     offset: query.offset,
   };
@@ -116,6 +128,7 @@ export function planRead(
     kind: 'read',
     select,
     ...(capped ? { rowCap: maxRows } : {}),
+    ...(countExact && pathKeys.length === 0 ? { total: true } : {}),
     ...(pathKeys.length > 0 && resource.kind === 'flat' ? { byKey: true } : {}),
     ...(callerQuery ? { query: callerQuery } : {}),
   };

@@ -30,6 +30,13 @@ export interface OrderTerm {
   readonly descending: boolean;
 }
 
+/** Where keyset paging continues: the values of a row in a read's order, one per term. */
+export interface Keyset {
+  readonly values: readonly Value[];
+  /** Labels whose values are never NULL (the Parent's key), so that no NULL test keeps an index from being used. */
+  readonly neverNull: readonly string[];
+}
+
 /** A read of the resource's query: filters ANDed, ordered, paged. */
 export interface SelectSpec {
   /** Labels to return; all when absent. */
@@ -45,6 +52,8 @@ export interface SelectSpec {
    * by `_order`, in its direction, NULL below every value on every engine.
    */
   readonly orderBy: readonly (string | OrderTerm)[];
+  /** `_after`: only the rows after the row that had these values of `orderBy`'s fields, in that order. */
+  readonly after?: Keyset;
   readonly limit?: number;
   readonly offset?: number;
   /**
@@ -130,6 +139,8 @@ export interface ReadPlan {
    * read in one round trip rather than a batch at a time.
    */
   readonly byKey?: true;
+  /** `Prefer: count=exact`: the read also counts the rows that pass its filters (before `_after` and paging). */
+  readonly total?: true;
   /** Set when the resource's query uses claims: the query for this caller, run instead of the resource's. */
   readonly query?: CallerQuery;
 }

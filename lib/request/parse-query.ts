@@ -1,6 +1,6 @@
 /**
- * Parses a raw query string into classified filters and the `_limit`, `_offset`, `_output`, `_order` specials by the query
- * grammar. Pure: no IO, no env. It knows nothing of resources, so it must not check field names or convert
+ * Parses a raw query string into classified filters and the `_limit`, `_offset`, `_output`, `_order`, `_after` specials by
+ * the query grammar. Pure: no IO, no env. It knows nothing of resources, so it must not check field names or convert
  * values to field types; that is the planner's job.
  */
 import { BadRequestError } from '../errors';
@@ -10,10 +10,10 @@ import type { OrderItem, ParsedQuery, RawFilter } from './resource-request';
 import { unescapeLeading } from './unescape';
 
 type Method = 'GET' | 'PUT' | 'DELETE';
-type Special = '_limit' | '_offset' | '_output' | '_order';
+type Special = '_limit' | '_offset' | '_output' | '_order' | '_after';
 type MutableQuery = { -readonly [K in keyof ParsedQuery]: ParsedQuery[K] };
 
-const SPECIALS: readonly string[] = ['_limit', '_offset', '_output', '_order'];
+const SPECIALS: readonly string[] = ['_limit', '_offset', '_output', '_order', '_after'];
 const OUTPUTS: Readonly<Record<string, OutputType>> = {
   'application/json': 'application/json',
   'application/xml': 'application/xml',
@@ -45,6 +45,12 @@ export function parseQuery(raw: string, method: Method): ParsedQuery {
     }
   }
   checkRepeats(filters);
+  if (query.after !== undefined && query.offset !== undefined) {
+    throw new BadRequestError(
+      'bad_parameter',
+      'Parameters _after and _offset cannot be used together; give one of them',
+    );
+  }
   return query;
 }
 
@@ -68,6 +74,7 @@ function applySpecial(
     throw new BadRequestError('bad_parameter', `Parameter ${name} is for GET only; it is not allowed on ${method}`);
   }
   if (special === '_order') query.order = parseOrder(name, value);
+  else if (special === '_after') query.after = parseAfter(name, value);
   else if (special === '_limit') query.limit = parseCount(name, value);
   else query.offset = parseCount(name, value);
 }
@@ -84,6 +91,17 @@ function parseOrder(name: string, value: string): OrderItem[] {
     throw new BadRequestError('bad_parameter', `Parameter ${name} names ${repeated.name} twice; ${how}, each once`);
   }
   return items;
+}
+
+/** The token is checked where the read is planned; here only that it is there. */
+function parseAfter(name: string, value: string): string {
+  if (value === '') {
+    throw new BadRequestError(
+      'bad_parameter',
+      `Parameter ${name} is empty; give the token of a Link rel="next" as it is`,
+    );
+  }
+  return value;
 }
 
 function parseOutput(name: string, value: string): OutputType {

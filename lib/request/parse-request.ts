@@ -13,6 +13,7 @@ import { requestBodyType } from './body-type';
 import { parseEntityTags } from './parse-entity-tags';
 import { parseFormBody } from './parse-form-body';
 import { parsePathKeys } from './parse-path-keys';
+import { parseCountPreference } from './parse-prefer';
 import { parseQuery } from './parse-query';
 import { readJsonBodyInSlices } from './read-json-body';
 import { readXmlBodyInSlices } from './read-xml-body';
@@ -52,7 +53,10 @@ export async function parseRequest(parts: RequestParts, limits: RequestLimits): 
   const bodyType = text === undefined ? undefined : requestBodyType(parts.contentType);
   const query = parseQuery(parts.rawQuery, op === 'read' ? 'GET' : method === 'DELETE' ? 'DELETE' : 'PUT');
   const pathKeys = parsePathKeys(path.keys);
-  if (op === 'read') return { op, name: path.name, pathKeys, query, ...readConditions(parts) };
+  if (op === 'read') {
+    const read = { op, name: path.name, pathKeys, query, ...readConditions(parts) } as const;
+    return parseCountPreference(parts.prefer) ? { ...read, countExact: true } : read;
+  }
   const request = { op, name: path.name, pathKeys, query, ...writeConditions(parts, method) };
   if (text === undefined || bodyType === undefined) return request;
   return { ...request, body: await readBody(bodyType, text, pathKeys.length > 0 ? 'children' : 'parents') };

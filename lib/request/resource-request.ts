@@ -21,6 +21,8 @@ export interface RequestParts {
   readonly ifMatch?: string;
   readonly ifNoneMatch?: string;
   readonly body?: string;
+  /** `Prefer` (RFC 7240). */
+  readonly prefer?: string;
 }
 
 export type Operation = 'read' | 'insert' | 'update' | 'delete';
@@ -37,7 +39,7 @@ export interface OrderItem {
   readonly descending: boolean;
 }
 
-/** A parsed query string: ordinary filters plus the special `_limit`, `_offset`, `_output`, `_order` parameters. */
+/** A parsed query string: ordinary filters plus the special `_limit`, `_offset`, `_output`, `_order`, `_after` parameters. */
 export interface ParsedQuery {
   readonly filters: readonly RawFilter[];
   readonly limit?: number;
@@ -45,6 +47,8 @@ export interface ParsedQuery {
   readonly output?: OutputType;
   /** `_order=title,-price`: the order asked for, first item first. */
   readonly order?: readonly OrderItem[];
+  /** `_after=<token>`: the rows after the last one of the page whose Link gave the token, still encoded. */
+  readonly after?: string;
 }
 
 /** A value as a body gives it: XML and form give strings; JSON may give numbers, booleans and null. */
@@ -87,6 +91,8 @@ export interface ReadRequest extends RequestOfAResource {
   readonly op: 'read';
   /** If-None-Match: the versions the client holds; a read of one of them is answered 304. */
   readonly ifNoneMatch?: EntityTags;
+  /** `Prefer: count=exact`: the read answers with the total of rows it pages through. */
+  readonly countExact?: true;
 }
 
 export interface WriteRequest extends RequestOfAResource {

@@ -1,6 +1,6 @@
 /**
  * SELECT statements: the resource's read (its query as a derived table, filtered, ordered and paged by column
- * labels: labels, a WHERE clause, an ORDER BY clause), and the rows of one table that match every Match. A query
+ * labels: labels, a WHERE clause, an ORDER BY clause), the count of its rows, and the rows of one table that match every Match. A query
  * with claims binds the caller's values in place of its placeholders, as its first parameters, compared as the
  * database's SQL shape compares a claim exactly. Pure.
  */
@@ -9,6 +9,7 @@ import type { ResourceTable } from '../resource';
 import type { SqlShape } from '../sql-shape';
 import type { CompiledQuery } from './compiled-query';
 import { filterCondition } from './filter-condition';
+import { keysetCondition } from './keyset-condition';
 import { type Match, whereClause } from './match';
 import { ParamList } from './param-list';
 
@@ -26,6 +27,7 @@ export function compileSelect(shape: SqlShape, query: string | CallerQuery, spec
   const where = spec.filters.map((f) => filterCondition(f, column(f.label), params));
   // the derived table is the only table of the FROM clause, so its labels need no `_r.` here
   if (spec.keys) where.push(whereClause(params, [{ columns: spec.keys.labels, keys: spec.keys.keys }]));
+  if (spec.after) where.push(keysetCondition(params, spec.orderBy, spec.after, column));
   const text = [
     // `)` on a line of its own: a comment that ends the query (`--`, MySQL's `#`) stops at the line's end
     `SELECT ${spec.distinct ? 'DISTINCT ' : ''}${list}${counted} FROM (${from}\n) AS _r`,
@@ -38,6 +40,21 @@ export function compileSelect(shape: SqlShape, query: string | CallerQuery, spec
     ),
   ].join('');
   return params.compile(text);
+}
+
+/**
+ * How many rows pass `filters`: the count of a read's total (`Prefer: count=exact`), with neither order nor paging.
+ * Its one row holds the count under countLabel.
+ */
+export function compileCount(
+  shape: SqlShape,
+  query: string | CallerQuery,
+  filters: SelectSpec['filters'],
+): CompiledQuery {
+  const params = new ParamList(shape);
+  const where = filters.map((f) => filterCondition(f, `_r.${shape.quoteIdentifier(f.label)}`, params));
+  const text = `SELECT COUNT(*) AS ${shape.quoteIdentifier(countLabel)} FROM (${queryText(params, query)}\n) AS _r`;
+  return params.compile(where.length ? `${text} WHERE ${where.join(' AND ')}` : text);
 }
 
 /** The query's text; a query with claims takes a placeholder, bound to the caller's value, in place of each. */

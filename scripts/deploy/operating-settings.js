@@ -7,8 +7,8 @@
 const docs = 'docs/deployment.md';
 
 /** The headers the service reads and sends, for CORS. */
-const corsHeaders = ['Content-Type', 'Accept', 'Authorization', 'X-HTTP-Method-Override'];
-const corsExposed = ['X-Request-Id', 'WWW-Authenticate', 'Allow'];
+const corsHeaders = ['Content-Type', 'Accept', 'Authorization', 'X-HTTP-Method-Override', 'Prefer'];
+const corsExposed = ['X-Request-Id', 'WWW-Authenticate', 'Allow', 'Content-Range', 'Link', 'Preference-Applied'];
 const corsMethods = ['GET', 'POST', 'PUT', 'DELETE'];
 
 /** Params that set one variable of the service each: [param, variable, smallest value]. */
@@ -179,9 +179,17 @@ function variables(p, out) {
     const value = positive(p, param, smallest, out);
     if (value !== undefined) out.environment[variable] = String(value);
   }
+  cursorSecret(p, out);
   if (!p.logLevel) return;
   if (logLevels.includes(p.logLevel.toUpperCase())) out.environment.LOG_LEVEL = p.logLevel.toUpperCase();
   else out.errors.push(`logLevel must be one of ${logLevels.join(', ')}, got "${p.logLevel}"`);
+}
+
+/** The key of the `_after` tokens: long enough that it cannot be guessed. */
+function cursorSecret(p, out) {
+  if (!p.cursorSecret) return;
+  if (p.cursorSecret.length >= 32) out.environment.CURSOR_SECRET = p.cursorSecret;
+  else out.errors.push(`cursorSecret must be at least 32 characters long, got ${p.cursorSecret.length}`);
 }
 
 /** The integer param, at least `smallest` (1: positive, 0: non-negative); undefined when not given or wrong. */

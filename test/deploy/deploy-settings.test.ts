@@ -648,9 +648,16 @@ describe('the network, limits, CORS, tracing, alarms and tuning', () => {
       throttle: { rateLimit: 200, burstLimit: 400 },
       cors: {
         allowedOrigins: ['https://app.example.com', 'http://localhost:5173'],
-        allowedHeaders: ['Content-Type', 'Accept', 'Authorization', 'X-HTTP-Method-Override'],
+        allowedHeaders: ['Content-Type', 'Accept', 'Authorization', 'X-HTTP-Method-Override', 'Prefer'],
         allowedMethods: ['GET', 'POST', 'PUT', 'DELETE'],
-        exposedResponseHeaders: ['X-Request-Id', 'WWW-Authenticate', 'Allow'],
+        exposedResponseHeaders: [
+          'X-Request-Id',
+          'WWW-Authenticate',
+          'Allow',
+          'Content-Range',
+          'Link',
+          'Preference-Applied',
+        ],
         maxAge: 600,
       },
       tracing: true,
@@ -678,6 +685,15 @@ describe('the network, limits, CORS, tracing, alarms and tuning', () => {
     expect(throttleOf({})).toEqual({ rateLimit: 500, burstLimit: 1000 });
     expect(throttleOf({ throttleRate: '10' })).toEqual({ rateLimit: 10, burstLimit: 1000 });
     expect(throttleOf({ throttleBurst: '7' })).toEqual({ rateLimit: 500, burstLimit: 7 });
+  });
+
+  it('sets CURSOR_SECRET from cursorSecret, which must be at least 32 characters long', () => {
+    const of = (cursorSecret: string) => settingsOf({ params: { ...base, cursorSecret }, urls: url(proxyUrl) });
+    const secret = 'k'.repeat(32);
+    expect(of(secret).environment.CURSOR_SECRET).toBe(secret);
+    expect(of(secret).errors).toEqual([]);
+    expect(of('short').errors).toEqual(['cursorSecret must be at least 32 characters long, got 5']);
+    expect(of('short').environment.CURSOR_SECRET).toBeUndefined();
   });
 
   it('caps the health checks at 2 containers by default, or at healthConcurrency', () => {

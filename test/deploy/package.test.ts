@@ -549,9 +549,9 @@ describe('the operating params: runtime, limits, CORS, tracing, alarms, variable
   it('answers CORS for the origins, with the headers and methods of the service', () => {
     expect(template().HttpApi?.Properties.CorsConfiguration).toEqual({
       AllowOrigins: ['https://app.example.com', 'https://admin.example.com'],
-      AllowHeaders: ['Content-Type', 'Accept', 'Authorization', 'X-HTTP-Method-Override'],
+      AllowHeaders: ['Content-Type', 'Accept', 'Authorization', 'X-HTTP-Method-Override', 'Prefer'],
       AllowMethods: ['GET', 'POST', 'PUT', 'DELETE'],
-      ExposeHeaders: ['X-Request-Id', 'WWW-Authenticate', 'Allow'],
+      ExposeHeaders: ['X-Request-Id', 'WWW-Authenticate', 'Allow', 'Content-Range', 'Link', 'Preference-Applied'],
       MaxAge: 600,
     });
   });

@@ -239,7 +239,7 @@ describe.each(targets())('GET /res and /openapi.json on $name', (target) => {
     expect(xmlOfExample(doc, tags.schema, tags.example)).toBe('<request><tag tid="1"/></request>');
   });
 
-  it('describes the fields as query filters with the D6 grammar, plus _limit, _offset, _order and _output on GET', async () => {
+  it('describes the fields as query filters with the D6 grammar, plus _limit, _offset, _order, _after, _output and Prefer on GET', async () => {
     const doc = await openApi();
     const fields = [
       'id',
@@ -263,7 +263,9 @@ describe.each(targets())('GET /res and /openapi.json on $name', (target) => {
       '_limit',
       '_offset',
       '_order',
+      '_after',
       '_output',
+      'Prefer',
       'If-None-Match',
     ]);
     expect(parameterNames(doc, item.put)).toEqual([...fields, '_output', 'If-Match']);

@@ -116,6 +116,24 @@ describe('buildOpenApi', () => {
     expect(doc.components.parameters['Lang._order'].description).toContain('child fields the children');
   });
 
+  it('offers _after and Prefer on reads of rows, whose 200 declares Content-Range, Link and Preference-Applied', () => {
+    const rows = doc.paths['/res/shop.Book'].get;
+    expect(rows.parameters).toContainEqual({ $ref: '#/components/parameters/After' });
+    expect(rows.parameters).toContainEqual({ $ref: '#/components/parameters/Prefer' });
+    expect(doc.components.parameters.After).toMatchObject({ name: '_after', in: 'query' });
+    expect(doc.components.parameters.Prefer).toMatchObject({ name: 'Prefer', in: 'header' });
+    expect(Object.keys(rows.responses['200'].headers)).toEqual([
+      'Cache-Control',
+      'ETag',
+      'Content-Range',
+      'Link',
+      'Preference-Applied',
+    ]);
+    const one = doc.paths['/res/shop.Book/{id}'].get;
+    expect(one.parameters).not.toContainEqual({ $ref: '#/components/parameters/After' });
+    expect(Object.keys(one.responses['200'].headers)).toEqual(['Cache-Control', 'ETag']);
+  });
+
   it('keeps operationIds unique when names differ only in punctuation', () => {
     const a = { ...bookResource('postgres'), name: 'a.b' };
     const b = { ...bookResource('postgres'), name: 'a_b' };

@@ -186,6 +186,12 @@ const ok: { raw: string; method?: Method; expected: ParsedQuery }[] = [
     },
   },
   { raw: '_order=a-b', expected: { filters: [], order: [{ name: 'a-b', descending: false }] } },
+  // _after: the token as sent (decoded), checked by the planner; with _limit and filters.
+  { raw: '_after=abc.def', expected: { filters: [], after: 'abc.def' } },
+  {
+    raw: 'a=1&_limit=2&_AFTER=x-y_z.0',
+    expected: { filters: [{ name: 'a', op: 'eq', value: '1' }], limit: 2, after: 'x-y_z.0' },
+  },
   // Other underscore names are ordinary fields for the planner to judge.
   { raw: '_sort=a', expected: { filters: [{ name: '_sort', op: 'eq', value: 'a' }] } },
   { raw: '_limitx=1', expected: { filters: [{ name: '_limitx', op: 'eq', value: '1' }] } },
@@ -249,6 +255,12 @@ const bad: { raw: string; method?: Method; error: RegExp }[] = [
   { raw: '_offset=5', method: 'PUT', error: /^Parameter _offset is for GET only/ },
   { raw: '_LIMIT=5', method: 'DELETE', error: /^Parameter _LIMIT is for GET only; it is not allowed on DELETE$/ },
   { raw: 'a=1&_offset=0', method: 'DELETE', error: /for GET only/ },
+  { raw: '_after=t', method: 'PUT', error: /^Parameter _after is for GET only; it is not allowed on PUT$/ },
+  // _after items.
+  { raw: '_after=', error: /^Parameter _after is empty; give the token of a Link rel="next" as it is$/ },
+  { raw: '_after=a&_after=b', error: /^Parameter _after is repeated/ },
+  { raw: '_after=a&_offset=2', error: /^Parameters _after and _offset cannot be used together/ },
+  { raw: '_offset=0&_limit=1&_after=a', error: /^Parameters _after and _offset cannot be used together/ },
 ];
 
 describe('parseQuery', () => {

@@ -11,7 +11,7 @@ import type { ColumnValues, SelectSpec } from '../../lib/plan/plan';
 import type { EngineName, ResourceTable } from '../../lib/resource';
 import { compileDelete } from '../../lib/sql/compile-delete';
 import { compileInsert } from '../../lib/sql/compile-insert';
-import { compileSelect, compileSelectWhere } from '../../lib/sql/compile-select';
+import { compileCount, compileSelect, compileSelectWhere } from '../../lib/sql/compile-select';
 import { compileUpdate } from '../../lib/sql/compile-update';
 import type { CompiledQuery } from '../../lib/sql/compiled-query';
 import type { ColumnFilter } from '../../lib/sql/match';
@@ -23,6 +23,7 @@ type Table = Pick<ResourceTable, 'schema' | 'table'>;
 
 type Input =
   | { readonly kind: 'select'; readonly spec: SelectSpec; readonly query?: string }
+  | { readonly kind: 'count'; readonly filters: SelectSpec['filters'] }
   | { readonly kind: 'insert'; readonly table: Table; readonly values: ColumnValues }
   | {
       readonly kind: 'update';
@@ -65,6 +66,8 @@ function compile(
   switch (input.kind) {
     case 'select':
       return compileSelect(shape, input.query ?? readQuery, input.spec);
+    case 'count':
+      return compileCount(shape, readQuery, input.filters);
     case 'insert':
       return compileInsert(shape, at(input.table), input.values);
     case 'update':
@@ -247,6 +250,143 @@ const cases: { name: string; input: Input; postgres: CompiledQuery; mysql: Compi
       params: [],
     },
     mysql: { text: `SELECT * ${from} ORDER BY _r.\`price\` DESC, _r.\`title\` ASC, _r.\`id\``, params: [] },
+  },
+  // _after: the rows after the cursor's row in the order; NULL where each term's order puts it.
+  {
+    name: 'after: down, up, then the key',
+    input: {
+      kind: 'select',
+      spec: {
+        filters: [],
+        orderBy: [{ label: 'price', descending: true }, { label: 'title', descending: false }, 'id'],
+        after: { values: ['5.00', 'B', 7n], neverNull: [] },
+      },
+    },
+    postgres: {
+      text: `SELECT * ${from} WHERE ((_r."price" < $1 OR _r."price" IS NULL) OR (_r."price" = $2 AND (_r."title" > $3 OR (_r."title" = $4 AND (_r."id" > $5 OR _r."id" IS NULL))))) ORDER BY _r."price" DESC NULLS LAST, _r."title" ASC NULLS FIRST, _r."id"`,
+      params: ['5.00', '5.00', 'B', 'B', '7'],
+    },
+    mysql: {
+      text: `SELECT * ${from} WHERE ((_r.\`price\` < ? OR _r.\`price\` IS NULL) OR (_r.\`price\` = ? AND (_r.\`title\` > ? OR (_r.\`title\` = ? AND _r.\`id\` > ?)))) ORDER BY _r.\`price\` DESC, _r.\`title\` ASC, _r.\`id\``,
+      params: ['5.00', '5.00', 'B', 'B', 7n],
+    },
+  },
+  {
+    name: 'after a NULL going up: every value, then the NULLs after the key',
+    input: {
+      kind: 'select',
+      spec: {
+        filters: [],
+        orderBy: [{ label: 'price', descending: false }, 'id'],
+        after: { values: [null, 3n], neverNull: [] },
+      },
+    },
+    postgres: {
+      text: `SELECT * ${from} WHERE (_r."price" IS NOT NULL OR (_r."price" IS NULL AND (_r."id" > $1 OR _r."id" IS NULL))) ORDER BY _r."price" ASC NULLS FIRST, _r."id"`,
+      params: ['3'],
+    },
+    mysql: {
+      text: `SELECT * ${from} WHERE (_r.\`price\` IS NOT NULL OR (_r.\`price\` IS NULL AND _r.\`id\` > ?)) ORDER BY _r.\`price\` ASC, _r.\`id\``,
+      params: [3n],
+    },
+  },
+  {
+    name: 'after a NULL going down: only the NULLs after the key',
+    input: {
+      kind: 'select',
+      spec: {
+        filters: [],
+        orderBy: [{ label: 'price', descending: true }, 'id'],
+        after: { values: [null, 3n], neverNull: [] },
+      },
+    },
+    postgres: {
+      text: `SELECT * ${from} WHERE (_r."price" IS NULL AND (_r."id" > $1 OR _r."id" IS NULL)) ORDER BY _r."price" DESC NULLS LAST, _r."id"`,
+      params: ['3'],
+    },
+    mysql: {
+      text: `SELECT * ${from} WHERE (_r.\`price\` IS NULL AND _r.\`id\` > ?) ORDER BY _r.\`price\` DESC, _r.\`id\``,
+      params: [3n],
+    },
+  },
+  {
+    name: 'after a NULL plain term: last on PostgreSQL, first on MySQL (a child key of a parent without children)',
+    input: {
+      kind: 'select',
+      spec: { filters: [], orderBy: ['id', 'title'], after: { values: [3n, null], neverNull: [] } },
+    },
+    postgres: {
+      text: `SELECT * ${from} WHERE (_r."id" > $1 OR _r."id" IS NULL) ORDER BY _r."id", _r."title"`,
+      params: ['3'],
+    },
+    mysql: {
+      text: `SELECT * ${from} WHERE _r.\`id\` >= ? AND (_r.\`id\` > ? OR (_r.\`id\` = ? AND _r.\`title\` IS NOT NULL)) ORDER BY _r.\`id\`, _r.\`title\``,
+      params: [3n, 3n, 3n],
+    },
+  },
+  {
+    name: 'after, a key that is never NULL: no NULL test, and the first field bounds the rows from below',
+    input: {
+      kind: 'select',
+      spec: {
+        filters: [],
+        orderBy: [{ label: 'title', descending: false }, 'id'],
+        after: { values: ['B', 7n], neverNull: ['id'] },
+      },
+    },
+    postgres: {
+      text: `SELECT * ${from} WHERE _r."title" >= $1 AND (_r."title" > $2 OR (_r."title" = $3 AND _r."id" > $4)) ORDER BY _r."title" ASC NULLS FIRST, _r."id"`,
+      params: ['B', 'B', 'B', '7'],
+    },
+    mysql: {
+      text: `SELECT * ${from} WHERE _r.\`title\` >= ? AND (_r.\`title\` > ? OR (_r.\`title\` = ? AND _r.\`id\` > ?)) ORDER BY _r.\`title\` ASC, _r.\`id\``,
+      params: ['B', 'B', 'B', 7n],
+    },
+  },
+  {
+    name: 'after, by the key alone: one comparison an index answers',
+    input: { kind: 'select', spec: { filters: [], orderBy: ['id'], after: { values: [7n], neverNull: ['id'] } } },
+    postgres: { text: `SELECT * ${from} WHERE _r."id" > $1 ORDER BY _r."id"`, params: ['7'] },
+    mysql: { text: `SELECT * ${from} WHERE _r.\`id\` > ? ORDER BY _r.\`id\``, params: [7n] },
+  },
+  {
+    name: 'after a row that is last in every term: no rows',
+    input: { kind: 'select', spec: { filters: [], orderBy: ['id'], after: { values: [null], neverNull: [] } } },
+    postgres: { text: `SELECT * ${from} WHERE 1 = 0 ORDER BY _r."id"`, params: [] },
+    mysql: { text: `SELECT * ${from} WHERE _r.\`id\` IS NOT NULL ORDER BY _r.\`id\``, params: [] },
+  },
+  {
+    name: 'after, with a filter and a limit',
+    input: {
+      kind: 'select',
+      spec: {
+        filters: [{ label: 'title', op: 'ne', value: 'x' }],
+        orderBy: ['id'],
+        after: { values: [3n], neverNull: [] },
+        limit: 3,
+      },
+    },
+    postgres: {
+      text: `SELECT * ${from} WHERE _r."title" <> $1 AND (_r."id" > $2 OR _r."id" IS NULL) ORDER BY _r."id" LIMIT $3`,
+      params: ['x', '3', 3],
+    },
+    mysql: {
+      text: `SELECT * ${from} WHERE _r.\`title\` <> ? AND _r.\`id\` > ? ORDER BY _r.\`id\` LIMIT ?`,
+      params: ['x', 3n, 3],
+    },
+  },
+  // The count of a total: the filters, no order, no paging.
+  {
+    name: 'count with a filter',
+    input: { kind: 'count', filters: [{ label: 'price', op: 'gt', value: '1' }] },
+    postgres: { text: `SELECT COUNT(*) AS "_rrs_count" ${from} WHERE _r."price" > $1`, params: ['1'] },
+    mysql: { text: `SELECT COUNT(*) AS \`_rrs_count\` ${from} WHERE _r.\`price\` > ?`, params: ['1'] },
+  },
+  {
+    name: 'count without filters',
+    input: { kind: 'count', filters: [] },
+    postgres: { text: `SELECT COUNT(*) AS "_rrs_count" ${from}`, params: [] },
+    mysql: { text: `SELECT COUNT(*) AS \`_rrs_count\` ${from}`, params: [] },
   },
   {
     name: 'limit only',

@@ -12,6 +12,8 @@ export abstract class StandardSql implements SqlShape {
   readonly insertReturns: boolean = true;
   readonly insertReadBack: InsertReadBack = { kind: 'always', inserts: { returning: true } };
   readonly insertDefaults: string = 'DEFAULT VALUES';
+  /** NULL is above every value in PostgreSQL's order. */
+  readonly plainNullsFirst: boolean = false;
 
   abstract placeholder(position: number): string;
   abstract toParam(value: Value): Value;

@@ -22,6 +22,8 @@ export class MysqlSql extends StandardSql {
     read: readServerInserts,
   };
   override readonly insertDefaults: string = '() VALUES ()';
+  /** NULL is below every value in MySQL's order. */
+  override readonly plainNullsFirst: boolean = true;
   /**
    * mysql2's `query` binds client-side, with sql-escaper's `format` (the library mysql2 itself formats with): the
    * server receives the values written into the text, so the text is measured as that function writes it.
