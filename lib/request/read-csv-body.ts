@@ -10,10 +10,10 @@ import { CsvError, parse } from 'csv-parse/sync';
 import { BadRequestError } from '../errors';
 import type { BodyRow, RawValue } from './resource-request';
 
-/** A record as read, and the line its last field ends on. */
+/** A record as read, and how far into the body (in UTF-8 bytes) it ends. */
 interface CsvRecord {
   readonly record: RawValue[];
-  readonly info: { readonly lines: number };
+  readonly info: { readonly bytes: number };
 }
 
 /** What each quoting error of csv-parse means, in the words of someone writing CSV. */
@@ -30,10 +30,9 @@ export function readCsvBody(text: string): BodyRow[] {
   const [header, ...records] = readRecords(text);
   if (header === undefined) throw bad('The CSV body has no header row; its first line must list the field labels');
   const labels = headerLabels(header.record);
-  // a record starts on the line after the one the record before it ends on
   return records.map(({ record }, index) => {
-    const line = (records[index - 1] ?? header).info.lines + 1;
     if (record.length !== labels.length) {
+      const line = lineAfter(text, (records[index - 1] ?? header).info.bytes);
       throw bad(
         `Line ${line} of the CSV body has ${fields(record.length)}; the header row has ${fields(labels.length)}`,
       );
@@ -43,22 +42,36 @@ export function readCsvBody(text: string): BodyRow[] {
 }
 
 function readRecords(text: string): CsvRecord[] {
+  let readBytes = 0;
   try {
     return parse(text, {
       bom: true,
       info: true,
       relax_column_count: true,
       cast: (value, context) => (value === '' && !context.quoting ? null : value),
+      on_record: (record, context) => {
+        readBytes = context.bytes;
+        return record;
+      },
     }) as unknown as CsvRecord[];
   } catch (error) {
     if (!(error instanceof CsvError)) throw error;
     const what = quotingErrors[error.code] ?? error.message;
     throw new BadRequestError(
       'bad_body',
-      `The CSV body is not valid at line ${error.lines}: ${what}; ${quotingRule}`,
+      `The CSV body is not valid in the row at line ${lineAfter(text, readBytes)}: ${what}; ${quotingRule}`,
       error,
     );
   }
+}
+
+/**
+ * The line a row starts on, from where the row before it ends (csv-parse counts bytes, and counts a CRLF inside
+ * quotes as two lines): one more than the line breaks before it.
+ */
+function lineAfter(text: string, bytes: number): number {
+  const before = Buffer.from(text).subarray(0, bytes).toString();
+  return 1 + (before.match(/\r\n|\r|\n/g)?.length ?? 0);
 }
 
 function headerLabels(header: readonly RawValue[]): string[] {

@@ -19,7 +19,11 @@ export function representationOf(resource: SqlResource, type: Representation): R
 }
 
 /** Asynchronous only so that many rows are written a slice at a time (serialize-rows). */
-export async function serializeRead(resource: SqlResource, rows: readonly OutRow[], type: OutputType): Promise<string>;
+export async function serializeRead(
+  resource: SqlResource,
+  rows: readonly OutRow[],
+  type: OutputType | typeof csvType,
+): Promise<string>;
 export async function serializeRead(
   resource: SqlResource,
   rows: readonly OutRow[],
