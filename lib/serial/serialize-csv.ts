@@ -31,14 +31,19 @@ export function requireFlatForCsv(resource: SqlResource): void {
   );
 }
 
+/** Records as CSV text, CRLF after each; null an empty field. The OpenAPI document's examples are written so too. */
+export function csvText(records: readonly (readonly (string | null)[])[]): string {
+  return stringify(records as (string | null)[][], options);
+}
+
 export async function serializeCsv(resource: SqlResource, rows: readonly OutRow[]): Promise<string> {
   requireFlatForCsv(resource);
   const fields = resource.fields;
   const record = (row: OutRow) => fields.map((field) => valueText(field.type, row.values[field.label] ?? null));
-  const parts = [stringify([fields.map((field) => field.label)], options)];
+  const parts = [csvText([fields.map((field) => field.label)])];
   for (let start = 0; start < rows.length; start += sliceRows) {
     if (start > 0) await nextTurn();
-    parts.push(stringify(rows.slice(start, start + sliceRows).map(record), options));
+    parts.push(csvText(rows.slice(start, start + sliceRows).map(record)));
   }
   return parts.join('');
 }
