@@ -12,7 +12,7 @@ import type { SqlResource } from '../resource';
 import type { OutRow } from '../values';
 import { valueText } from './format-value';
 
-/** The Content-Type of a CSV answer: the header row is there (RFC 4180's `header`, RFC 7111's charset). */
+/** The Content-Type of a CSV answer, with the two parameters RFC 4180 defines: the charset, and the header row there. */
 export const csvType = 'text/csv; charset=utf-8; header=present';
 
 const options: Options = {

@@ -1,6 +1,7 @@
 /**
  * The body of a successful read: `readResponse` in XML, the collection object in JSON, CSV records (flat
- * resources only), or a page of rows for a browser. Pure; the rows arrive already regrouped into parents and children; must not reorder or filter them.
+ * resources only), or a page of rows for a browser. Pure; the rows arrive already regrouped into parents and
+ * children; must not reorder or filter them.
  */
 import type { SqlResource } from '../resource';
 import type { OutputType, OutRow } from '../values';
