@@ -20,7 +20,7 @@ import type { OutputName, OutputType } from '../values';
 export type PageRepresentation = OutputType | typeof htmlType;
 
 const supported = 'application/xml or application/json';
-const supportedByReads = 'application/xml, application/json or text/csv';
+const supportedByReads = 'application/xml or application/json (or text/csv, on a flat resource)';
 
 interface MediaRange {
   readonly type: string;

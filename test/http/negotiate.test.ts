@@ -184,7 +184,7 @@ describe('negotiateRead', () => {
         name: 'NegotiationError',
         status: 406,
         code: 'not_acceptable',
-        message: `Accept "${accept}" admits no type this service answers with; use application/xml, application/json or text/csv`,
+        message: `Accept "${accept}" admits no type this service answers with; use application/xml or application/json (or text/csv, on a flat resource)`,
       });
     },
   );

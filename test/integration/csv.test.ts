@@ -103,7 +103,7 @@ describe.each(targets())('CSV on $name', (target) => {
       const reply = await invoke({ method: 'GET', path: '/res/Item', headers: { accept: 'image/png' } });
       expect(reply.status).toBe(406);
       expect(reply.body).toBe(
-        'Accept "image/png" admits no type this service answers with; use application/xml, application/json or text/csv',
+        'Accept "image/png" admits no type this service answers with; use application/xml or application/json (or text/csv, on a flat resource)',
       );
     });
   });
