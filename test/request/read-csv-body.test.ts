@@ -4,7 +4,9 @@
  * header, a row of another length and a quoting error, each naming the line; and the planner's 415 for a
  * hierarchical resource. Pure.
  */
+import { readCsvRecords } from '../../lib/request/read-csv-body';
 import type { BodyRow } from '../../lib/request/resource-request';
+import { csvText } from '../../lib/serial/serialize-csv';
 import { badBody, failure, flatNames, hierarchicalNames, parseBody } from '../support/body-rows';
 
 const readCsv = (text: string) => parseBody('csv', text, flatNames, 'parents');
@@ -48,12 +50,26 @@ describe('parseBody CSV', () => {
         { values: { id: '4', title: 'a\nb' } },
       ],
     ],
+    ['CR line ends', 'id,title\r1,a\r2,b', [{ values: { id: '1', title: 'a' } }, { values: { id: '2', title: 'b' } }]],
+    ['a quoted last field without a line end', 'id,title\r\n1,"a,b"', [{ values: { id: '1', title: 'a,b' } }]],
+    ['a quoted field holding only quotes', 'id,title\r\n1,""""""\r\n', [{ values: { id: '1', title: '""' } }]],
     ['spaces kept', 'id,title\r\n 1 , a \r\n', [{ values: { id: ' 1 ', title: ' a ' } }]],
     ['unicode labels and values', 'título,note\r\nZoë,日本 😀\r\n', [{ values: { título: 'Zoë', note: '日本 😀' } }]],
     ['a UTF-8 byte order mark dropped', '\ufeffid,title\r\n1,a\r\n', [{ values: { id: '1', title: 'a' } }]],
     ['a quoted label', '"id","the, title"\r\n1,a\r\n', [{ values: { id: '1', 'the, title': 'a' } }]],
   ])('reads %s', async (_what, text, rows) => {
     expect(await readCsv(text)).toEqual(rows);
+  });
+
+  it('reads back what a CSV answer writes, whatever the values', () => {
+    const values = ['', null, 'a', 'a,b', 'say "hi"', '"', 'x\r\ny', '\n', '\r', ' ', 'é 😀', 'null', '"",""'];
+    const rows = values.map((value, i) => [String(i), value, values[values.length - 1 - i] ?? null]);
+    const text = csvText([['id', 'a', 'b'], ...rows]);
+    expect(readCsvRecords(text).map((record) => record.fields)).toEqual([['id', 'a', 'b'], ...rows]);
+    // a line break inside a field moves the rows after it a line down
+    expect(readCsvRecords(text).map((record) => record.line)).toEqual([
+      1, 2, 3, 4, 5, 6, 8, 10, 13, 15, 17, 18, 19, 20,
+    ]);
   });
 
   it('keeps a __proto__ label as an own value, not a prototype', async () => {
