@@ -62,7 +62,11 @@ export const errorCatalog: readonly { code: string; status: number; when: string
   },
   { code: 'path_not_found', status: 404, when: 'the path is not served' },
   { code: 'method_not_allowed', status: 405, when: 'the method is not served on the path (Allow header lists it)' },
-  { code: 'not_acceptable', status: 406, when: 'Accept admits neither application/xml nor application/json' },
+  {
+    code: 'not_acceptable',
+    status: 406,
+    when: 'Accept admits neither application/xml nor application/json (nor text/csv on a read of a flat resource), or CSV is asked of a hierarchical resource or a write',
+  },
   { code: 'unique_violation', status: 409, when: 'a unique or primary key constraint rejected the write' },
   { code: 'foreign_key_violation', status: 409, when: 'a foreign key constraint rejected the write' },
   {
@@ -82,7 +86,11 @@ export const errorCatalog: readonly { code: string; status: number; when: string
     when: 'a read without _limit has more rows than the most one read returns; page it with _limit/_offset',
   },
   { code: 'result_too_large', status: 413, when: 'the result exceeds the limit; page it with _limit/_offset' },
-  { code: 'unsupported_media_type', status: 415, when: 'the body is not XML, JSON or form-urlencoded' },
+  {
+    code: 'unsupported_media_type',
+    status: 415,
+    when: 'the body is not XML, JSON or form-urlencoded, nor CSV on an insert into a flat resource',
+  },
   {
     code: 'precondition_required',
     status: 428,

@@ -20,7 +20,7 @@ import {
 } from './definitions/resolve-resource';
 import { executeRead, executeWrite } from './execute/execute-plan';
 import type { HttpRequest } from './http/from-event';
-import { negotiatePage, negotiateResponse } from './http/negotiate';
+import { negotiateRead, negotiateResponse } from './http/negotiate';
 import { pagingHeaders } from './http/paging-headers';
 import { privateCacheControl } from './http/private-cache-control';
 import { readPageOf } from './http/read-page';
@@ -36,7 +36,7 @@ import type { Operation, ReadRequest, WriteRequest } from './request/resource-re
 import { noteRequest } from './request-context';
 import { groupRows } from './serial/group-rows';
 import { checkResultSize, meterResult } from './serial/result-size';
-import { type Representation, serializeRead } from './serial/serialize-read';
+import { type Representation, representationOf, serializeRead } from './serial/serialize-read';
 import { serializeWrite } from './serial/serialize-write';
 import type { OutputType } from './values';
 
@@ -67,7 +67,7 @@ export async function serveResource(http: HttpRequest, caller: Caller): Promise<
   const request = await parseRequest(parts, settings);
   noteRequest({ operation: operationName(request) });
   if (request.op === 'read') {
-    const output = negotiatePage(http.headers.accept, request.query.output);
+    const output = negotiateRead(http.headers.accept, request.query.output);
     const found = await resolveResource(settings, request.name);
     return servedFresh(found, request.name, settings, (resolved) =>
       serveRead(resolved, request, output, http, caller, settings),
@@ -101,11 +101,12 @@ async function servedFresh(
 async function serveRead(
   { resource, readDb }: ResolvedResource,
   request: ReadRequest,
-  output: Representation,
+  negotiated: Representation,
   http: HttpRequest,
   caller: Caller,
   settings: Config,
 ): Promise<HttpResponse> {
+  const output = representationOf(resource, negotiated);
   const plan = planRead(resource, request, caller.claims, resource.maxRows ?? settings.maxRows, settings.cursorSecret);
   const read = await executeRead(readDb, resource, plan, meterResult(resource, settings.maxResultBytes));
   const { rows } = read;

@@ -13,6 +13,9 @@ export type Row = Readonly<Record<string, Value>>;
 /** The two response types of the service (`_output`, Accept). */
 export type OutputType = 'application/xml' | 'application/json';
 
+/** What `_output` can name: the two response types, or CSV (which only reads of flat resources answer with). */
+export type OutputName = OutputType | 'text/csv';
+
 /** A row to write out: labels in select order; children only for hierarchical resources. */
 export interface OutRow {
   readonly values: Readonly<Record<string, Value>>;

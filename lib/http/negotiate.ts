@@ -1,7 +1,8 @@
 /**
  * Content negotiation: the response type from `_output`, Accept (q-values; ties give XML), the request body's
- * type, or XML; a 406 when Accept admits neither, decided before the resource is loaded. Also what an error
- * body and the description pages negotiate (problem+json, HTML). Pure.
+ * type, or XML; a 406 when Accept admits neither, decided before the resource is loaded. A read may also answer
+ * CSV, only when asked for it (`_output=text/csv`, or Accept ranking text/csv above the others); a write never
+ * does. Also what an error body and the description pages negotiate (problem+json, HTML). Pure.
  *
  * Not on `negotiator`: it ranks media types of equal q by their order in Accept (`application/json,
  * application/xml` would answer JSON), where this service answers XML on a tie as restSQL did, and it ranks media
@@ -11,10 +12,15 @@
 import { NegotiationError } from '../errors';
 import type { BodyType } from '../request/resource-request';
 import { htmlType } from '../serial/html-page';
+import { csvType } from '../serial/serialize-csv';
 import type { Representation } from '../serial/serialize-read';
-import type { OutputType } from '../values';
+import type { OutputName, OutputType } from '../values';
+
+/** What a description page or the listing answers with: XML, JSON, or HTML for a browser. */
+export type PageRepresentation = OutputType | typeof htmlType;
 
 const supported = 'application/xml or application/json';
+const supportedByReads = 'application/xml or application/json (or text/csv, on a flat resource)';
 
 interface MediaRange {
   readonly type: string;
@@ -63,10 +69,21 @@ function noPreference(ranges: readonly MediaRange[]): boolean {
 
 export function negotiateResponse(
   accept: string | undefined,
-  output: OutputType | undefined,
+  output: OutputName | undefined,
   bodyType?: BodyType,
 ): OutputType {
-  if (output) return output;
+  if (output === 'text/csv') {
+    throw new NegotiationError(
+      406,
+      'not_acceptable',
+      `_output asks for text/csv, which only reads of flat resources answer with; use ${supported}`,
+    );
+  }
+  return output ?? xmlOrJson(accept, bodyType, supported);
+}
+
+/** XML or JSON by Accept, else by the body's type; a 406 naming `supported` when Accept admits neither. */
+function xmlOrJson(accept: string | undefined, bodyType: BodyType | undefined, supported: string): OutputType {
   const ranges = parseAccept(accept ?? '');
   if (noPreference(ranges)) return bodyType === 'json' ? 'application/json' : 'application/xml';
   const xml = quality(ranges, ['application/xml', 'text/xml']);
@@ -86,10 +103,15 @@ export function wantsProblemJson(accept: string | undefined): boolean {
   return parseAccept(accept ?? '').some((r) => r.type === 'application/problem+json' && r.q > 0);
 }
 
+/** The q of an explicit range for `type` (no wildcard), 0 when there is none. */
+function explicitQuality(ranges: readonly MediaRange[], type: string): number {
+  return ranges.find((r) => r.type === type)?.q ?? 0;
+}
+
 /** A browser asks for HTML: an explicit text/html that ranks at least as high as XML and JSON. */
 export function prefersHtml(accept: string | undefined): boolean {
   const ranges = parseAccept(accept ?? '');
-  const html = ranges.find((r) => r.type === 'text/html')?.q ?? 0;
+  const html = explicitQuality(ranges, 'text/html');
   return (
     html > 0 &&
     html >= quality(ranges, ['application/xml', 'text/xml']) &&
@@ -98,10 +120,36 @@ export function prefersHtml(accept: string | undefined): boolean {
 }
 
 /**
- * The representation of a read or a description page: HTML for a browser (no `_output`, and text/html ranked at
+ * CSV is asked for: text/csv ranked above XML, JSON and an explicit text/html, so that a tie, `text/*` or `*​/*`
+ * never gives it.
+ */
+function prefersCsv(accept: string | undefined): boolean {
+  const ranges = parseAccept(accept ?? '');
+  const csv = quality(ranges, ['text/csv']);
+  return (
+    csv > 0 &&
+    csv > quality(ranges, ['application/xml', 'text/xml']) &&
+    csv > quality(ranges, ['application/json']) &&
+    csv > explicitQuality(ranges, 'text/html')
+  );
+}
+
+/**
+ * The representation of a read of a resource: CSV when asked for by `_output` or Accept (whether the resource
+ * can be written as CSV is for the serializer to say, once it is loaded), else as negotiatePage chooses, with a 406
+ * that names text/csv among the types a read answers with.
+ */
+export function negotiateRead(accept: string | undefined, output: OutputName | undefined): Representation {
+  if (output === 'text/csv' || (!output && prefersCsv(accept))) return csvType;
+  if (output) return output;
+  return prefersHtml(accept) ? htmlType : xmlOrJson(accept, undefined, supportedByReads);
+}
+
+/**
+ * The representation of a description page: HTML for a browser (no `_output`, and text/html ranked at
  * least as high as XML and JSON), else XML or JSON as negotiateResponse chooses, so that every other client gets
  * what it got before there were pages.
  */
-export function negotiatePage(accept: string | undefined, output: OutputType | undefined): Representation {
+export function negotiatePage(accept: string | undefined, output: OutputName | undefined): PageRepresentation {
   return !output && prefersHtml(accept) ? htmlType : negotiateResponse(accept, output);
 }

@@ -1,7 +1,7 @@
 /**
  * A row's versions, for a write's If-Match and the ETag it answers with: the row read by its key through the
  * resource's query (as the caller reads it by the key in the path), regrouped and serialized as that read answers,
- * and each body's entity tag. So a tag a client got from GET /res/{name}/{key}, in XML or JSON, is one the write
+ * and each body's entity tag. So a tag a client got from GET /res/{name}/{key}, in XML, JSON or CSV, is one the write
  * recognizes, and the tag a write answers with is the one the next GET of the row will carry.
  */
 
@@ -12,11 +12,19 @@ import { planRowRead } from '../plan/plan-read';
 import type { SqlResource } from '../resource';
 import { entityTag } from '../serial/entity-tag';
 import { groupRows } from '../serial/group-rows';
+import { csvType } from '../serial/serialize-csv';
 import { serializeRead } from '../serial/serialize-read';
 import type { OutputType } from '../values';
 
-/** The representations a client may have read a row in (a browser's HTML page is not one a write is sent from). */
-const rowRepresentations: readonly OutputType[] = ['application/xml', 'application/json'];
+/**
+ * The representations a client may have read a row in: XML, JSON, and CSV for a flat resource (a browser's HTML page
+ * is not one a write is sent from).
+ */
+function rowRepresentations(resource: SqlResource): readonly (OutputType | typeof csvType)[] {
+  return resource.kind === 'flat'
+    ? ['application/xml', 'application/json', csvType]
+    : ['application/xml', 'application/json'];
+}
 
 /** `answer`: the write's response type, whose tag comes first (the one a write answers with). */
 export function rowTagsOf(resource: SqlResource, claims: Claims, answer: OutputType): RowTags {
@@ -24,7 +32,7 @@ export function rowTagsOf(resource: SqlResource, claims: Claims, answer: OutputT
     const rows = await executeRowRead(tx, resource, planRowRead(resource, key, claims));
     if (rows.length === 0) return [];
     const grouped = groupRows(resource, rows);
-    const types = every ? [answer, ...rowRepresentations.filter((type) => type !== answer)] : [answer];
+    const types = every ? [answer, ...rowRepresentations(resource).filter((type) => type !== answer)] : [answer];
     return Promise.all(types.map(async (type) => entityTag(await serializeRead(resource, grouped, type))));
   };
 }

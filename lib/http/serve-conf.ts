@@ -17,10 +17,9 @@ import { definitionHtml } from '../serial/definition-html';
 import { htmlType } from '../serial/html-page';
 import { documentationHtml, documentationOf, documentationXml } from '../serial/serialize-documentation';
 import { metadataHtml, serializeMetadata } from '../serial/serialize-metadata';
-import type { Representation } from '../serial/serialize-read';
 import { decodeLenient } from '../text';
 import type { HttpRequest } from './from-event';
-import { negotiatePage, prefersHtml } from './negotiate';
+import { negotiatePage, type PageRepresentation, prefersHtml } from './negotiate';
 import { requireGet } from './require-get';
 import { type HttpResponse, toResult, varyByAccept } from './to-result';
 
@@ -61,7 +60,7 @@ export async function serveConf(request: HttpRequest, caller: Caller): Promise<H
 }
 
 /** The metadata or the documentation of a resource, in the representation negotiated. */
-function describedBy(what: string, resource: SqlResource, output: Representation, base: string): string {
+function describedBy(what: string, resource: SqlResource, output: PageRepresentation, base: string): string {
   if (what === 'metadata')
     return output === htmlType ? metadataHtml(resource, base) : serializeMetadata(resource, output);
   const doc = documentationOf(resource);

@@ -57,9 +57,10 @@ const errors: Readonly<Record<ErrorStatus, ErrorText>> = {
   406: {
     name: 'NotAcceptable',
     title: 'Not Acceptable',
-    summary: 'Accept admits neither application/xml nor application/json',
+    summary:
+      'Accept admits neither application/xml nor application/json (nor text/csv, on a read of a flat resource), or CSV is asked of a hierarchical resource or a write',
     code: 'not_acceptable',
-    example: 'Accept "text/csv" admits no type this service answers with; use application/xml or application/json',
+    example: 'Accept "image/png" admits no type this service answers with; use application/xml or application/json',
   },
   409: {
     name: 'Conflict',
@@ -86,9 +87,9 @@ const errors: Readonly<Record<ErrorStatus, ErrorText>> = {
   415: {
     name: 'UnsupportedMediaType',
     title: 'Unsupported Media Type',
-    summary: 'The request body is not XML, JSON or form-urlencoded',
+    summary: 'The request body is not XML, JSON or form-urlencoded, nor CSV on an insert into a flat resource',
     code: 'unsupported_media_type',
-    example: 'Content-Type "text/csv" is not supported for request bodies',
+    example: 'Content-Type "text/plain" is not supported for request bodies',
   },
   428: {
     name: 'PreconditionRequired',

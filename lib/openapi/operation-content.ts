@@ -1,11 +1,13 @@
 /**
  * Request bodies and success responses of the operations: JSON (the collection object), XML (request /
- * readResponse / writeResponse documents, with Request.xsd and Response.xsd named) and form fields (one row,
- * inserted or updating rows). JSON and XML share one example, data that fits both schemas (body-examples).
+ * readResponse / writeResponse documents, with Request.xsd and Response.xsd named), form fields (one row,
+ * inserted or updating rows) and, for a flat resource, CSV (rows read, or rows to insert). JSON and XML share one
+ * example, data that fits both schemas (body-examples); the CSV example is the same row as CSV.
  * Pure; must not decide which operation takes which body (resource-paths does).
  */
 import type { OpenAPIV3_1 } from 'openapi-types';
 import type { SqlResource } from '../resource';
+import { csvText } from '../serial/serialize-csv';
 import { type Audience, type Rows, rowsExample } from './body-examples';
 import { type SchemaPart, schemaRef } from './component-names';
 
@@ -13,6 +15,8 @@ export interface BodyOptions {
   /** Which rows a JSON or XML body holds; undefined when the operation takes no JSON or XML body. */
   readonly rows?: Rows;
   readonly form?: boolean;
+  /** The body may be CSV rows (inserts into a flat resource). */
+  readonly csv?: boolean;
   readonly required: boolean;
   readonly audience?: Audience;
   readonly description: string;
@@ -32,6 +36,21 @@ function jsonAndXml(
     'application/xml': { schema: schemaRef(resource, xml), example },
   };
 }
+
+/**
+ * A text/csv body: a string, its example the example's rows under a header row of `labels` (else the first row's
+ * labels); a field with no example value is an empty field, as NULL is.
+ */
+function csvContent(example: Record<string, unknown>, labels?: readonly string[]): OpenAPIV3_1.MediaTypeObject {
+  const rows = Object.values(example)[0] as Record<string, unknown>[];
+  const header = labels ?? Object.keys(rows[0] ?? {});
+  const record = (row: Record<string, unknown>) =>
+    header.map((label) => (row[label] === undefined ? null : String(row[label])));
+  return { schema: { type: 'string' }, example: csvText([header, ...rows.map(record)]) };
+}
+
+const csvRule =
+  'a header row of field labels, then one record per row (RFC 4180); NULL is an empty field, "" the empty string.';
 
 function bodyText(resource: SqlResource, rows: Rows): string {
   const collection = rows === 'parents' ? resource.collectionName : resource.childCollectionName;
@@ -57,8 +76,9 @@ export function requestBody(resource: SqlResource, options: BodyOptions): OpenAP
       )
     : {};
   if (options.form) content['application/x-www-form-urlencoded'] = { schema: schemaRef(resource, 'Form') };
+  if (options.csv) content['text/csv'] = csvContent(rowsExample(resource, 'parents', audience));
   return {
-    description: `${options.description}${rows ? bodyText(resource, rows) : ''}`,
+    description: `${options.description}${rows ? bodyText(resource, rows) : ''}${options.csv ? ` CSV: ${csvRule}` : ''}`,
     required: options.required,
     content,
   };
@@ -97,14 +117,26 @@ const pageHeaders: Record<string, OpenAPIV3_1.HeaderObject> = {
   },
 };
 
+/** The media type of a CSV read, as the service names it in Content-Type. */
+const csvResponseType = 'text/csv';
+
 /** `paged`: a read of rows, which says where its page is (Content-Range, Link); a read by key does not. */
 export function readResponse(resource: SqlResource, paged = false): OpenAPIV3_1.ResponseObject {
+  const example = rowsExample(resource, 'parents', 'response');
+  const content = jsonAndXml(resource, 'Collection', 'ReadResponseXml', example);
+  const flat = resource.kind === 'flat';
+  if (flat)
+    content[csvResponseType] = csvContent(
+      example,
+      resource.fields.map((field) => field.label),
+    );
   return {
     description:
       `The matching ${resource.rowName} rows, ordered by key; none is an empty collection, still 200.` +
-      ` JSON: the collection object. XML: a \`readResponse\` document (described by ${xsd('Response')}), one \`${resource.rowName}\` element per row, NULL fields omitted.`,
+      ` JSON: the collection object. XML: a \`readResponse\` document (described by ${xsd('Response')}), one \`${resource.rowName}\` element per row, NULL fields omitted.` +
+      (flat ? ` CSV (asked for by Accept: text/csv or _output=text/csv): ${csvRule}` : ''),
     headers: paged ? { ...cacheControl, ...entityTag, ...pageHeaders } : { ...cacheControl, ...entityTag },
-    content: jsonAndXml(resource, 'Collection', 'ReadResponseXml', rowsExample(resource, 'parents', 'response')),
+    content,
   };
 }
 

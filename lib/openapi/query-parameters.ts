@@ -136,8 +136,9 @@ export const sharedParameters = {
   Output: {
     name: '_output',
     in: 'query',
-    description: 'The response type, instead of the Accept header.',
-    schema: { type: 'string', enum: ['application/xml', 'application/json', 'xml', 'json'] },
+    description:
+      'The response type, instead of the Accept header. text/csv (or csv) answers reads of flat resources only; elsewhere it is a 406.',
+    schema: { type: 'string', enum: ['application/xml', 'application/json', 'text/csv', 'xml', 'json', 'csv'] },
   },
   IfNoneMatch: {
     name: 'If-None-Match',

@@ -88,9 +88,15 @@ function insertRows(resource: SqlResource): OpenAPIV3_1.OperationObject {
   return operation(resource, {
     verb: 'insert',
     summary: `C1, C2: insert ${resource.collectionName}`,
-    description: `C1: a form body is one ${resource.rowName} row. C2: JSON or XML rows${children}. Generated keys may be omitted; the response returns them.`,
+    description: `C1: a form body is one ${resource.rowName} row. C2: JSON or XML rows${children}${resource.kind === 'flat' ? ', or CSV rows' : ''}. Generated keys may be omitted; the response returns them.`,
     parameters: [sharedRef('Output'), sharedRef('MethodOverride')],
-    body: { rows: 'parents', form: true, required: true, description: 'The rows to insert.' },
+    body: {
+      rows: 'parents',
+      form: true,
+      csv: resource.kind === 'flat',
+      required: true,
+      description: 'The rows to insert.',
+    },
   });
 }
 

@@ -2,12 +2,12 @@
  * A request body's rows, read by the resource's names: XML row elements named by the row name or by the
  * table's name (restSQL clients write the latter), child rows nested in their parent's element; JSON an object
  * whose one key is the collection name, child rows under the child collection name. With the parent in the
- * path the rows are child rows. Any other name is a 400 naming it. A body's rows are read a slice at a
+ * path the rows are child rows; CSV rows as they are, on a flat resource only (415 otherwise). Any other name is a 400 naming it. A body's rows are read a slice at a
  * time (map-in-slices), every row's names checked before any row is read, as a plain loop would. Pure; values stay
  * raw text.
  */
 import { isLosslessNumber } from 'lossless-json';
-import { BadRequestError } from '../errors';
+import { BadRequestError, NegotiationError } from '../errors';
 import { forEachInSlices, mapInSlices } from '../map-in-slices';
 import type { BodyRow, RawValue, RequestBody, XmlElement } from '../request/resource-request';
 import type { SqlResource } from '../resource';
@@ -23,7 +23,23 @@ export async function readBodyRows(resource: SqlResource, body: RequestBody): Pr
       return xmlRows(resource, body.root, body.shape);
     case 'json':
       return jsonRows(resource, body.document, body.shape);
+    case 'csv':
+      return csvRows(resource, body.rows);
   }
+}
+
+// CSV -----------------------------------------------------------------------------------------------------------
+
+/** One CSV record is one row: a hierarchical resource's rows hold child rows, which no CSV record can. */
+function csvRows(resource: SqlResource, rows: readonly BodyRow[]): BodyRow[] {
+  if (resource.kind !== 'flat') {
+    throw new NegotiationError(
+      415,
+      'unsupported_media_type',
+      `Resource ${resource.name} is hierarchical (its rows hold ${resource.childCollectionName}), and a text/csv body holds flat rows only; send its rows as application/xml or application/json`,
+    );
+  }
+  return [...rows];
 }
 
 // XML -----------------------------------------------------------------------------------------------------------

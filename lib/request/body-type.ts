@@ -1,4 +1,7 @@
-/** The type of a request body, from its Content-Type: XML, JSON or a form; anything else is a 415. Pure. */
+/**
+ * The type of a request body, from its Content-Type: XML, JSON, a form or CSV (which the request stage takes on
+ * POST only); anything else is a 415. Pure.
+ */
 import { NegotiationError } from '../errors';
 import type { BodyType } from './resource-request';
 
@@ -7,6 +10,7 @@ export function requestBodyType(contentType: string | undefined): BodyType {
   if (type === 'application/xml' || type === 'text/xml' || type.endsWith('+xml')) return 'xml';
   if (type === 'application/json' || type.endsWith('+json')) return 'json';
   if (type === 'application/x-www-form-urlencoded') return 'form';
+  if (type === 'text/csv') return 'csv';
   throw new NegotiationError(
     415,
     'unsupported_media_type',

@@ -4,7 +4,7 @@
  * values to field types; that is the planner's job.
  */
 import { BadRequestError } from '../errors';
-import type { OutputType } from '../values';
+import type { OutputName } from '../values';
 import { decodePairs } from './decode';
 import type { OrderItem, ParsedQuery, RawFilter } from './resource-request';
 import { unescapeLeading } from './unescape';
@@ -14,11 +14,13 @@ type Special = '_limit' | '_offset' | '_output' | '_order' | '_after';
 type MutableQuery = { -readonly [K in keyof ParsedQuery]: ParsedQuery[K] };
 
 const SPECIALS: readonly string[] = ['_limit', '_offset', '_output', '_order', '_after'];
-const OUTPUTS: Readonly<Record<string, OutputType>> = {
+const OUTPUTS: Readonly<Record<string, OutputName>> = {
   'application/json': 'application/json',
   'application/xml': 'application/xml',
+  'text/csv': 'text/csv',
   json: 'application/json',
   xml: 'application/xml',
+  csv: 'text/csv',
 };
 /** Two-character operators come first so `<=5` is not read as `<` with operand `=5`. */
 const COMPARISONS: readonly (readonly [string, 'le' | 'ge' | 'lt' | 'gt'])[] = [
@@ -104,12 +106,12 @@ function parseAfter(name: string, value: string): string {
   return value;
 }
 
-function parseOutput(name: string, value: string): OutputType {
+function parseOutput(name: string, value: string): OutputName {
   const output = OUTPUTS[value.toLowerCase()];
   if (output === undefined) {
     throw new BadRequestError(
       'bad_parameter',
-      `Parameter ${name} must be application/json, application/xml, json or xml, not "${value}"`,
+      `Parameter ${name} must be application/json, application/xml, json or xml (or text/csv or csv, on a read of a flat resource), not "${value}"`,
     );
   }
   return output;

@@ -1,20 +1,21 @@
 /**
  * The request stage's one entry: what a client asks of a resource, from the parts of its HTTP request. The
  * path (resource name and key segments), the method (POST with X-HTTP-Method-Override: PUT|DELETE is that
- * method), the query string (filters and specials) and the body, read by its type (XML, JSON, form) and tagged
+ * method), the query string (filters and specials) and the body, read by its type (XML, JSON, form, CSV) and tagged
  * with what it holds: child rows of the parent in the path when the path has a key and the body is XML or JSON.
+ * A CSV body holds rows to insert, so it comes with POST only.
  * Asynchronous only so that other requests run between the slices of a big XML or JSON body.
  * Pure: it knows no resource, so it checks syntax only; the planner checks names and values.
  */
-
 import type { EntityTags } from '../entity-tags';
-import { BadRequestError, MethodNotAllowedError, NotFoundError, TooLargeError } from '../errors';
+import { BadRequestError, MethodNotAllowedError, NegotiationError, NotFoundError, TooLargeError } from '../errors';
 import { requestBodyType } from './body-type';
 import { parseEntityTags } from './parse-entity-tags';
 import { parseFormBody } from './parse-form-body';
 import { parsePathKeys } from './parse-path-keys';
 import { parseCountPreference } from './parse-prefer';
 import { parseQuery } from './parse-query';
+import { readCsvBody } from './read-csv-body';
 import { readJsonBodyInSlices } from './read-json-body';
 import { readXmlBodyInSlices } from './read-xml-body';
 import { resourceMethods, resourcePath } from './resource-path';
@@ -59,6 +60,7 @@ export async function parseRequest(parts: RequestParts, limits: RequestLimits): 
   }
   const request = { op, name: path.name, pathKeys, query, ...writeConditions(parts, method) };
   if (text === undefined || bodyType === undefined) return request;
+  if (bodyType === 'csv' && op !== 'insert') throw csvNotInsert(method);
   return { ...request, body: await readBody(bodyType, text, pathKeys.length > 0 ? 'children' : 'parents') };
 }
 
@@ -113,5 +115,15 @@ async function readBody(type: BodyType, text: string, shape: 'parents' | 'childr
       return { type, shape, root: await readXmlBodyInSlices(text) };
     case 'json':
       return { type, shape, document: await readJsonBodyInSlices(text) };
+    case 'csv':
+      return { type, shape: 'parents', rows: readCsvBody(text) };
   }
+}
+
+function csvNotInsert(method: string): NegotiationError {
+  return new NegotiationError(
+    415,
+    'unsupported_media_type',
+    `A text/csv body holds rows to insert, so it goes with POST only; ${method} takes application/xml or application/json or application/x-www-form-urlencoded`,
+  );
 }

@@ -3,9 +3,8 @@
  * segments, the query's filters and specials, and the body as written. Labels and values are still the raw
  * text the client sent; the planner checks them against the resource. Types only.
  */
-
 import type { EntityTags } from '../entity-tags';
-import type { OutputType } from '../values';
+import type { OutputName } from '../values';
 
 /** The parts of an HTTP request that say what is asked of a resource. */
 export interface RequestParts {
@@ -44,14 +43,14 @@ export interface ParsedQuery {
   readonly filters: readonly RawFilter[];
   readonly limit?: number;
   readonly offset?: number;
-  readonly output?: OutputType;
+  readonly output?: OutputName;
   /** `_order=title,-price`: the order asked for, first item first. */
   readonly order?: readonly OrderItem[];
   /** `_after=<token>`: the rows after the last one of the page whose Link gave the token, still encoded. */
   readonly after?: string;
 }
 
-/** A value as a body gives it: XML and form give strings; JSON may give numbers, booleans and null. */
+/** A value as a body gives it: XML and form give strings; JSON may give numbers, booleans and null; CSV null. */
 export type RawValue = string | number | boolean | null;
 
 /** A row of a request body: its attributes, and for hierarchical resources its nested child rows. */
@@ -60,7 +59,7 @@ export interface BodyRow {
   readonly children?: readonly BodyRow[];
 }
 
-export type BodyType = 'xml' | 'json' | 'form';
+export type BodyType = 'xml' | 'json' | 'form' | 'csv';
 
 /** An XML element as written: its name, attributes (entities decoded) and element children, in order. */
 export interface XmlElement {
@@ -76,7 +75,8 @@ export interface XmlElement {
 export type RequestBody =
   | { readonly type: 'form'; readonly row: BodyRow }
   | { readonly type: 'xml'; readonly shape: 'parents' | 'children'; readonly root: XmlElement }
-  | { readonly type: 'json'; readonly shape: 'parents' | 'children'; readonly document: unknown };
+  | { readonly type: 'json'; readonly shape: 'parents' | 'children'; readonly document: unknown }
+  | { readonly type: 'csv'; readonly shape: 'parents'; readonly rows: readonly BodyRow[] };
 
 interface RequestOfAResource {
   /** The resource name, decoded. */

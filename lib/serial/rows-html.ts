@@ -80,7 +80,7 @@ function pagingLinks(page: ReadPage): string {
   return links.length === 0 ? '' : `<p class="nav">${links.join(' · ')}</p>`;
 }
 
-/** How many rows, which of them when paged, and links to the same rows in XML and JSON. */
+/** How many rows, which of them when paged, and links to the same rows in XML and JSON (and CSV, when flat). */
 function summary(resource: SqlResource, rows: readonly OutRow[], page: ReadPage): string {
   const { limit, offset, rowsRead } = page;
   const count = `${rows.length} ${rows.length === 1 ? resource.rowName : resource.collectionName}`;
@@ -90,8 +90,9 @@ function summary(resource: SqlResource, rows: readonly OutRow[], page: ReadPage)
   const unpaged = limit === undefined && offset === undefined;
   const from = (offset ?? 0) + 1;
   const range = unpaged || rowsRead === 0 ? '' : `: rows ${from} to ${from + rowsRead - 1}${joined}`;
-  const as = ['xml', 'json'].map((type) => link(pageQuery(page.rawQuery, { _output: type }), type.toUpperCase()));
-  return `<p>${html(count)}${range}. The same as ${as.join(' or ')}.</p>`;
+  const types = resource.kind === 'flat' ? ['xml', 'json', 'csv'] : ['xml', 'json'];
+  const as = types.map((type) => link(pageQuery(page.rawQuery, { _output: type }), type.toUpperCase()));
+  return `<p>${html(count)}${range}. The same as ${as.slice(0, -1).join(', ')} or ${as.at(-1)}.</p>`;
 }
 
 export async function rowsHtml(resource: SqlResource, rows: readonly OutRow[], page: ReadPage): Promise<string> {

@@ -1,18 +1,30 @@
 /**
- * The body of a successful read: `readResponse` in XML, the collection object in JSON, or a page of rows for a
- * browser. Pure; the rows arrive already regrouped into parents and children; must not reorder or filter them.
+ * The body of a successful read: `readResponse` in XML, the collection object in JSON, CSV records (flat
+ * resources only), or a page of rows for a browser. Pure; the rows arrive already regrouped into parents and
+ * children; must not reorder or filter them.
  */
 import type { SqlResource } from '../resource';
 import type { OutputType, OutRow } from '../values';
 import { htmlType } from './html-page';
 import { type ReadPage, rowsHtml } from './rows-html';
+import { csvType, requireFlatForCsv, serializeCsv } from './serialize-csv';
 import { serializeJsonRows, serializeXmlDocument } from './serialize-rows';
 
-/** What a read answers with: XML, JSON, or an HTML page for a browser (reads only; writes answer XML or JSON). */
-export type Representation = OutputType | typeof htmlType;
+/** What a read answers with: XML, JSON, CSV, or an HTML page for a browser (reads only; writes answer XML or JSON). */
+export type Representation = OutputType | typeof csvType | typeof htmlType;
+
+/** The representation a read of `resource` answers with, checked before the read runs: CSV only for a flat resource. */
+export function representationOf(resource: SqlResource, type: Representation): Representation {
+  if (type === csvType) requireFlatForCsv(resource);
+  return type;
+}
 
 /** Asynchronous only so that many rows are written a slice at a time (serialize-rows). */
-export async function serializeRead(resource: SqlResource, rows: readonly OutRow[], type: OutputType): Promise<string>;
+export async function serializeRead(
+  resource: SqlResource,
+  rows: readonly OutRow[],
+  type: OutputType | typeof csvType,
+): Promise<string>;
 export async function serializeRead(
   resource: SqlResource,
   rows: readonly OutRow[],
@@ -31,6 +43,8 @@ export async function serializeRead(
       return serializeXmlDocument(resource, 'readResponse', {}, rows);
     case 'application/json':
       return `{${await serializeJsonRows(resource, rows)}}`;
+    case csvType:
+      return serializeCsv(resource, rows);
     case htmlType:
       // the overloads give a page with HTML: only a call around them could leave it out
       if (page === undefined) throw new Error('An HTML page of rows needs the read it shows (ReadPage)');

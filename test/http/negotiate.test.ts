@@ -1,11 +1,11 @@
 /**
  * Table tests of content negotiation (D12): response type from _output, Accept, the body type or XML; 406 and
- * 415; problem+json for errors (D19); HTML pages for a browser, and for every other client what it always got.
- * Pure.
+ * 415; problem+json for errors (D19); HTML pages for a browser; CSV for reads, only when asked for; and for every
+ * other client what it always got. Pure.
  */
-import { negotiatePage, negotiateResponse, wantsProblemJson } from '../../lib/http/negotiate';
+import { negotiatePage, negotiateRead, negotiateResponse, wantsProblemJson } from '../../lib/http/negotiate';
 import type { BodyType } from '../../lib/request/resource-request';
-import type { OutputType } from '../../lib/values';
+import type { OutputName, OutputType } from '../../lib/values';
 import { serviceErrorOf } from '../support/resources';
 
 const xml = 'application/xml';
@@ -139,5 +139,91 @@ describe('negotiatePage', () => {
 
   it.each(notAcceptable.filter((accept) => accept !== 'text/html'))('Accept "%s" is still a 406', (accept) => {
     expect(serviceErrorOf(() => negotiatePage(accept, undefined))).toMatchObject({ status: 406 });
+  });
+});
+
+describe('negotiateRead', () => {
+  const csv = 'text/csv; charset=utf-8; header=present';
+  const html = 'text/html; charset=utf-8';
+  it.each<{ accept: string | undefined; output?: OutputName; expected: string }>([
+    // CSV by name, whatever Accept says
+    { accept: undefined, output: 'text/csv', expected: csv },
+    { accept: json, output: 'text/csv', expected: csv },
+    { accept: browser, output: 'text/csv', expected: csv },
+    { accept: 'image/png', output: 'text/csv', expected: csv },
+    { accept: 'text/csv', output: json, expected: json },
+    // CSV by Accept, ranked above XML, JSON and HTML
+    { accept: 'text/csv', expected: csv },
+    { accept: 'TEXT/CSV; header=present', expected: csv },
+    { accept: 'text/csv, application/json;q=0.9', expected: csv },
+    { accept: 'text/csv, */*;q=0.1', expected: csv },
+    { accept: 'text/csv;q=0.9, application/xml;q=0.5', expected: csv },
+    { accept: 'text/csv, text/html;q=0.9', expected: csv },
+    // never on a tie, on a wildcard alone, or ranked lower
+    { accept: 'text/csv, application/json', expected: json },
+    { accept: 'application/xml, text/csv', expected: xml },
+    { accept: 'text/csv;q=0.5, application/json', expected: json },
+    { accept: 'text/csv, text/html', expected: html },
+    { accept: 'text/*', expected: xml },
+    { accept: '*/*', expected: xml },
+    { accept: 'text/csv;q=0, */*', expected: xml },
+    // everyone else: exactly what they got before
+    ...[undefined, '', xml, json, 'text/xml', browser, 'application/json, text/html;q=0.9'].map((accept) => ({
+      accept,
+      expected: negotiatePage(accept, undefined),
+    })),
+    { accept: browser, output: xml, expected: xml },
+  ])('Accept "$accept", _output $output → $expected', ({ accept, output, expected }) => {
+    expect(negotiateRead(accept, output)).toBe(expected);
+  });
+
+  it.each(notAcceptable.filter((accept) => accept !== 'text/html'))(
+    'Accept "%s" is a 406 that names text/csv too',
+    (accept) => {
+      expect(serviceErrorOf(() => negotiateRead(accept, undefined))).toEqual({
+        name: 'NegotiationError',
+        status: 406,
+        code: 'not_acceptable',
+        message: `Accept "${accept}" admits no type this service answers with; use application/xml or application/json (or text/csv, on a flat resource)`,
+      });
+    },
+  );
+
+  it.each(['text/csv;q=0', 'text/csv;q=0, application/json;q=0'])('Accept "%s" is a 406', (accept) => {
+    expect(serviceErrorOf(() => negotiateRead(accept, undefined))).toMatchObject({ status: 406 });
+  });
+});
+
+describe('CSV is for reads only', () => {
+  const refusal = {
+    name: 'NegotiationError',
+    status: 406,
+    code: 'not_acceptable',
+    message:
+      '_output asks for text/csv, which only reads of flat resources answer with; use application/xml or application/json',
+  };
+
+  it.each<[string | undefined, BodyType | undefined]>([
+    [undefined, 'json'],
+    ['text/csv', 'xml'],
+    [json, undefined],
+  ])('a write with _output=text/csv (Accept "%s", body %s) is a 406', (accept, body) => {
+    expect(serviceErrorOf(() => negotiateResponse(accept, 'text/csv', body))).toEqual(refusal);
+  });
+
+  it('a description page with _output=text/csv is the same 406', () => {
+    expect(serviceErrorOf(() => negotiatePage(browser, 'text/csv'))).toEqual(refusal);
+  });
+
+  it.each(['text/csv', 'text/csv, text/html;q=0.5'])(
+    'a write or a page with Accept "%s" gets the 406 it got before',
+    (accept) => {
+      const before = `Accept "${accept}" admits no type this service answers with; use application/xml or application/json`;
+      expect(serviceErrorOf(() => negotiateResponse(accept, undefined, 'csv'))).toMatchObject({ message: before });
+    },
+  );
+
+  it('a page with Accept text/csv alone is the 406 it was', () => {
+    expect(serviceErrorOf(() => negotiatePage('text/csv', undefined))).toMatchObject({ status: 406 });
   });
 });

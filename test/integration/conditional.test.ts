@@ -156,6 +156,19 @@ describe.each(targets())('conditional requests on $name', (target) => {
       expect(await weightOf(2)).toBe(5);
     });
 
+    it('takes the ETag of the row read as CSV too', async () => {
+      const { headers } = await get('/res/Tag/1', { accept: 'text/csv' });
+      const reply = await write({ method: 'DELETE', path: '/res/Tag/1', headers: { 'if-match': '"stale"' } });
+      expect(reply.status).toBe(412);
+      const ok = await write({
+        method: 'PUT',
+        path: '/res/Tag/1',
+        headers: { ...form, 'if-match': headers.etag as string },
+        body: 'weight=3',
+      });
+      expect(ok.status).toBe(200);
+    });
+
     it('If-Match: * writes a row that exists, and is a 412 for one that does not', async () => {
       const put = await write({
         method: 'PUT',

@@ -134,6 +134,32 @@ describe('buildOpenApi', () => {
     expect(Object.keys(one.responses['200'].headers)).toEqual(['Cache-Control', 'ETag']);
   });
 
+  it('offers text/csv on reads of flat resources and on their inserts: a string, its example the example row', () => {
+    const book = doc.paths['/res/shop.Book'];
+    const json = book.get.responses['200'].content['application/json'].example.books[0];
+    const read = book.get.responses['200'].content['text/csv'];
+    expect(read.schema).toEqual({ type: 'string' });
+    expect(read.example).toBe(`${Object.keys(json).join(',')}\r\n${Object.values(json).join(',')}\r\n`);
+    expect(doc.paths['/res/shop.Book/{id}'].get.responses['200'].content['text/csv']).toEqual(read);
+    const insert = book.post.requestBody.content['text/csv'];
+    const row = book.post.requestBody.content['application/json'].example.books[0];
+    expect(insert).toEqual({
+      schema: { type: 'string' },
+      example: `${Object.keys(row).join(',')}\r\n${Object.values(row).join(',')}\r\n`,
+    });
+    expect(book.post.requestBody.description).toMatch(/CSV: a header row of field labels/);
+    expect(Object.keys(book.put.requestBody.content)).not.toContain('text/csv');
+    expect(Object.keys(book.delete.requestBody.content)).not.toContain('text/csv');
+    expect(Object.keys(doc.paths['/res/Lang'].get.responses['200'].content)).toEqual([
+      'application/json',
+      'application/xml',
+    ]);
+    expect(Object.keys(doc.paths['/res/Lang'].post.requestBody.content)).not.toContain('text/csv');
+    expect(doc.components.parameters.Output.schema.enum).toEqual(
+      expect.arrayContaining(['text/csv', 'csv', 'application/xml', 'application/json', 'xml', 'json']),
+    );
+  });
+
   it('keeps operationIds unique when names differ only in punctuation', () => {
     const a = { ...bookResource('postgres'), name: 'a.b' };
     const b = { ...bookResource('postgres'), name: 'a_b' };

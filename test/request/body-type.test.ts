@@ -15,6 +15,8 @@ const bodyTypes: { contentType: string; expected: BodyType }[] = [
   { contentType: 'application/vnd.api+json', expected: 'json' },
   { contentType: 'application/x-www-form-urlencoded', expected: 'form' },
   { contentType: 'application/x-www-form-urlencoded; charset=UTF-8', expected: 'form' },
+  { contentType: 'text/csv', expected: 'csv' },
+  { contentType: 'Text/CSV; charset=utf-8; header=present', expected: 'csv' },
 ];
 
 const unsupported: (string | undefined)[] = [
@@ -23,6 +25,8 @@ const unsupported: (string | undefined)[] = [
   'application/octet-stream',
   'text/html',
   'application/jsonp',
+  'text/csvx',
+  'application/csv',
   '',
   undefined,
 ];

@@ -166,6 +166,10 @@ const ok: { raw: string; method?: Method; expected: ParsedQuery }[] = [
   { raw: '_OUTPUT=application%2FJSON', expected: { filters: [], output: 'application/json' } },
   { raw: '_output=application/xml', expected: { filters: [], output: 'application/xml' } },
   { raw: '_output=json', method: 'PUT', expected: { filters: [], output: 'application/json' } },
+  // text/csv is parsed on every method: negotiation answers a write that asks for it with a 406
+  { raw: '_output=csv', expected: { filters: [], output: 'text/csv' } },
+  { raw: '_output=Text/CSV', expected: { filters: [], output: 'text/csv' } },
+  { raw: '_output=csv', method: 'PUT', expected: { filters: [], output: 'text/csv' } },
   {
     raw: 'id=3&_output=xml',
     method: 'DELETE',
@@ -234,6 +238,12 @@ const bad: { raw: string; method?: Method; error: RegExp }[] = [
   { raw: '_output=html', error: /^Parameter _output must be application\/json, application\/xml, json or xml/ },
   { raw: '_output=', error: /^Parameter _output must be/ },
   { raw: '_output=text/xml', error: /^Parameter _output must be/ },
+  {
+    raw: '_output=tsv',
+    error:
+      /^Parameter _output must be application\/json, application\/xml, json or xml \(or text\/csv or csv, on a read of a flat resource\), not "tsv"$/,
+  },
+  { raw: '_output=text/csv;header=present', error: /^Parameter _output must be/ },
   // Specials at most once, whatever their case.
   { raw: '_limit=1&_limit=1', error: /^Parameter _limit is repeated; it may be given at most once$/ },
   { raw: '_limit=1&_LIMIT=2', error: /^Parameter _LIMIT is repeated/ },

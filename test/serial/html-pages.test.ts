@@ -245,6 +245,13 @@ describe('the links of a resource page', () => {
     expect(html).not.toContain('>rows</a>');
   });
 
+  it('rows of a flat resource: CSV too; a hierarchical one has none', async () => {
+    expect(await rowsHtml(flat, [], page({ rawQuery: 'id=1' }))).toContain(
+      'The same as <a href="?id=1&amp;_output=xml">XML</a>, <a href="?id=1&amp;_output=json">JSON</a> or <a href="?id=1&amp;_output=csv">CSV</a>.',
+    );
+    expect(await rowsHtml(teams, [], page())).not.toContain('CSV');
+  });
+
   it('documentation: GET examples are links under the prefix, unless a value must be filled in', () => {
     const html = documentationHtml(documentationOf(teams), '/dev');
     expect(html).toContain('<li><code>GET <a href="/dev/res/TeamPlayers">/res/TeamPlayers</a></code></li>');

@@ -6,6 +6,7 @@
 import { ServiceError } from '../../lib/errors';
 import { readBodyRows } from '../../lib/plan/read-body-rows';
 import { parseFormBody } from '../../lib/request/parse-form-body';
+import { readCsvBody } from '../../lib/request/read-csv-body';
 import { readJsonBody } from '../../lib/request/read-json-body';
 import { readXmlBody } from '../../lib/request/read-xml-body';
 import type { BodyRow, BodyType, RequestBody } from '../../lib/request/resource-request';
@@ -58,7 +59,9 @@ export function parseBody(
       ? { type, row: parseFormBody(text) }
       : type === 'xml'
         ? { type, shape, root: readXmlBody(text) }
-        : { type, shape, document: readJsonBody(text) };
+        : type === 'json'
+          ? { type, shape, document: readJsonBody(text) }
+          : { type, shape: 'parents' as const, rows: readCsvBody(text) };
   return readBodyRows(resourceNamed(names), body);
 }
 

@@ -1,7 +1,7 @@
 /**
  * A write request as the request stage hands it to the planner, built from a test's case: the operation, path
  * keys and filters, and the body's rows written in the resource's names (a form's one row, XML row elements, a
- * JSON collection whose numbers keep their digits as the JSON reader keeps them). With a key in the path, the
+ * JSON collection whose numbers keep their digits as the JSON reader keeps them, CSV rows as they are). With a key in the path, the
  * rows of a hierarchical resource are its child rows, as parseRequest reads them. Test code only.
  */
 import { LosslessNumber } from 'lossless-json';
@@ -36,6 +36,8 @@ export function writeRequest(
       return { ...request, body: { type: 'xml', shape, root: xmlBody(resource, rows, childRows) } };
     case 'json':
       return { ...request, body: { type: 'json', shape, document: jsonBody(resource, rows, childRows) } };
+    case 'csv':
+      return { ...request, body: { type: 'csv', shape: 'parents', rows } };
   }
 }
 
