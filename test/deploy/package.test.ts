@@ -705,14 +705,15 @@ describe('engine: a single-engine deployment carries no code of the other driver
     expect(state.service.custom.esbuild.exclude).toContain(name === 'postgresOnly' ? 'mysql2' : 'postgres');
   });
 
-  it('engine=postgres: the /res zips are at most 150 KB, under a third of those with both drivers', () => {
+  // 150 KB until the HTTP extensions (ETags and If-Match, totals and cursors, CSV): read.zip was 155,148 bytes after
+  it('engine=postgres: the /res zips are at most 160 KB, under a third of those with both drivers', () => {
     const postgres = sizes(done.postgresOnly);
     const both = sizes(done.open);
     const mysql = sizes(done.mysqlOnly);
     // the record of each run's sizes, in the test's output when it fails
     const record = resFunctions.map((fn) => [fn, postgres[`${fn}.zip`], mysql[`${fn}.zip`], both[`${fn}.zip`]]);
     for (const [fn, onlyPostgres, , withBoth] of record) {
-      expect([fn, (onlyPostgres as number) <= 150 * 1024]).toEqual([fn, true]);
+      expect([fn, (onlyPostgres as number) <= 160 * 1024]).toEqual([fn, true]);
       expect([fn, (onlyPostgres as number) < (withBoth as number) / 3]).toEqual([fn, true]);
     }
     // mysql2 brings iconv-lite's character sets and the RDS CA bundle: smaller than both, not small

@@ -48,7 +48,7 @@ describe.each(targets())('CSV on $name', (target) => {
       expect(reply.status).toBe(200);
       expect(reply.headers).toMatchObject({
         'content-type': csvType,
-        vary: 'Accept',
+        vary: 'Accept, Prefer',
         'cache-control': 'no-cache, no-transform',
       });
       const [header, ...rows] = records(reply.body);
