@@ -11,7 +11,7 @@ import { sqlShapeOf } from '../db/engines/registry';
 import { ConstraintError, TooLargeError } from '../errors';
 import type { Key, ReadPlan, WritePlan } from '../plan/plan';
 import type { SqlResource } from '../resource';
-import { compileCount, compileSelect, countLabel } from '../sql/compile-select';
+import { compileSelect, countLabel } from '../sql/compile-select';
 import { checkVersions, type RowTags } from './check-versions';
 import { executeDelete } from './execute-delete';
 import { executeInsert, type WriteOutcome } from './execute-insert';
@@ -89,8 +89,8 @@ async function totalOf(
 ): Promise<number> {
   const offset = plan.select.offset ?? 0;
   if (!more && plan.select.after === undefined && (rows.length > 0 || offset === 0)) return offset + rows.length;
-  const statement = compileCount(sqlShapeOf(resource.engine), plan.query ?? resource.query, plan.select.filters);
-  const [row] = (await db.run(statement)).rows;
+  const count = { filters: plan.select.filters, orderBy: [], count: true };
+  const [row] = (await db.run(selectOf(resource, { ...plan, select: count }))).rows;
   return Number(row?.[countLabel] ?? 0);
 }
 

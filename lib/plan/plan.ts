@@ -1,9 +1,9 @@
-import type { Value } from '../values';
-import type { VersionCheck } from './plan-preconditions';
 /**
  * The engine-free plan of one request: what to read, or which rows to write in one transaction. Labels on the
  * read side, table columns on the write side; every value already converted to its field's type. Types only.
  */
+import type { Value } from '../values';
+import type { VersionCheck } from './plan-preconditions';
 
 export type TypedFilter =
   | { readonly label: string; readonly op: 'null' | 'notnull' }
@@ -42,7 +42,10 @@ export interface SelectSpec {
   /** Labels to return; all when absent. */
   readonly columns?: readonly string[];
   readonly distinct?: boolean;
-  /** With `columns`: one row per distinct combination of their values, with how many rows hold it. */
+  /**
+   * With `columns`: one row per distinct combination of their values, with how many rows hold it. Without: one row,
+   * how many rows pass the filters (a read's total, `Prefer: count=exact`).
+   */
   readonly count?: boolean;
   readonly filters: readonly TypedFilter[];
   /** Only the rows whose `labels` equal one of `keys` (which rows of a write the caller's query shows). */

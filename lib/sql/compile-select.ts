@@ -1,8 +1,8 @@
 /**
  * SELECT statements: the resource's read (its query as a derived table, filtered, ordered and paged by column
- * labels: labels, a WHERE clause, an ORDER BY clause), the count of its rows, and the rows of one table that match every Match. A query
- * with claims binds the caller's values in place of its placeholders, as its first parameters, compared as the
- * database's SQL shape compares a claim exactly. Pure.
+ * labels: labels, a WHERE clause, an ORDER BY clause) or the count of its rows, and the rows of one table that match
+ * every Match. A query with claims binds the caller's values in place of its placeholders, as its first parameters,
+ * compared as the database's SQL shape compares a claim exactly. Pure.
  */
 import type { CallerQuery, OrderTerm, SelectSpec } from '../plan/plan';
 import type { ResourceTable } from '../resource';
@@ -21,8 +21,9 @@ export function compileSelect(shape: SqlShape, query: string | CallerQuery, spec
   const column = (label: string) => `_r.${shape.quoteIdentifier(label)}`;
   const orderTerm = (term: string | OrderTerm) =>
     typeof term === 'string' ? column(term) : shape.orderTerm(column(term.label), term.descending);
-  const list = spec.columns ? spec.columns.map(column).join(', ') : '*';
-  const counted = spec.count && spec.columns ? `, COUNT(*) AS ${shape.quoteIdentifier(countLabel)}` : '';
+  const columns = spec.columns ? spec.columns.map(column).join(', ') : '';
+  const counted = spec.count ? `COUNT(*) AS ${shape.quoteIdentifier(countLabel)}` : '';
+  const list = [columns, counted].filter(Boolean).join(', ') || '*';
   const from = spec.current ? shape.currentRead(queryText(params, query)) : queryText(params, query);
   const where = spec.filters.map((f) => filterCondition(f, column(f.label), params));
   // the derived table is the only table of the FROM clause, so its labels need no `_r.` here
@@ -30,9 +31,9 @@ export function compileSelect(shape: SqlShape, query: string | CallerQuery, spec
   if (spec.after) where.push(keysetCondition(params, spec.orderBy, spec.after, column));
   const text = [
     // `)` on a line of its own: a comment that ends the query (`--`, MySQL's `#`) stops at the line's end
-    `SELECT ${spec.distinct ? 'DISTINCT ' : ''}${list}${counted} FROM (${from}\n) AS _r`,
+    `SELECT ${spec.distinct ? 'DISTINCT ' : ''}${list} FROM (${from}\n) AS _r`,
     where.length ? ` WHERE ${where.join(' AND ')}` : '',
-    counted ? ` GROUP BY ${list}` : '',
+    counted && columns ? ` GROUP BY ${columns}` : '',
     spec.orderBy.length ? ` ORDER BY ${spec.orderBy.map(orderTerm).join(', ')}` : '',
     shape.paging(
       spec.limit === undefined ? undefined : params.add(spec.limit),
@@ -40,21 +41,6 @@ export function compileSelect(shape: SqlShape, query: string | CallerQuery, spec
     ),
   ].join('');
   return params.compile(text);
-}
-
-/**
- * How many rows pass `filters`: the count of a read's total (`Prefer: count=exact`), with neither order nor paging.
- * Its one row holds the count under countLabel.
- */
-export function compileCount(
-  shape: SqlShape,
-  query: string | CallerQuery,
-  filters: SelectSpec['filters'],
-): CompiledQuery {
-  const params = new ParamList(shape);
-  const where = filters.map((f) => filterCondition(f, `_r.${shape.quoteIdentifier(f.label)}`, params));
-  const text = `SELECT COUNT(*) AS ${shape.quoteIdentifier(countLabel)} FROM (${queryText(params, query)}\n) AS _r`;
-  return params.compile(where.length ? `${text} WHERE ${where.join(' AND ')}` : text);
 }
 
 /** The query's text; a query with claims takes a placeholder, bound to the caller's value, in place of each. */

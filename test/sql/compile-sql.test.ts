@@ -11,7 +11,7 @@ import type { ColumnValues, SelectSpec } from '../../lib/plan/plan';
 import type { EngineName, ResourceTable } from '../../lib/resource';
 import { compileDelete } from '../../lib/sql/compile-delete';
 import { compileInsert } from '../../lib/sql/compile-insert';
-import { compileCount, compileSelect, compileSelectWhere } from '../../lib/sql/compile-select';
+import { compileSelect, compileSelectWhere } from '../../lib/sql/compile-select';
 import { compileUpdate } from '../../lib/sql/compile-update';
 import type { CompiledQuery } from '../../lib/sql/compiled-query';
 import type { ColumnFilter } from '../../lib/sql/match';
@@ -67,7 +67,7 @@ function compile(
     case 'select':
       return compileSelect(shape, input.query ?? readQuery, input.spec);
     case 'count':
-      return compileCount(shape, readQuery, input.filters);
+      return compileSelect(shape, readQuery, { filters: input.filters, orderBy: [], count: true });
     case 'insert':
       return compileInsert(shape, at(input.table), input.values);
     case 'update':
