@@ -16,6 +16,9 @@ export type OutputType = 'application/xml' | 'application/json';
 /** What `_output` can name: the two response types, or CSV (which only reads of flat resources answer with). */
 export type OutputName = OutputType | 'text/csv';
 
+/** A key (any list of values) as text, to compare keys as sets or find a row by its key. */
+export const keyText = (key: readonly unknown[]): string => JSON.stringify(key.map(String));
+
 /** A row to write out: labels in select order; children only for hierarchical resources. */
 export interface OutRow {
   readonly values: Readonly<Record<string, Value>>;

@@ -10,10 +10,10 @@ import { matchesStrongly } from '../entity-tags';
 import { PreconditionError } from '../errors';
 import type { Key } from '../plan/plan';
 import type { VersionCheck } from '../plan/plan-preconditions';
-import { parentKeyFields } from '../plan/resource-fields';
 import type { SqlResource } from '../resource';
 import { tableOf } from '../resource-levels';
 import { compileSelectWhere } from '../sql/compile-select';
+import { labelsOf, namedKey } from './shown-rows';
 import { chunks } from './statement-size';
 import { byKey } from './table-links';
 
@@ -36,9 +36,7 @@ export async function checkVersions(
   for (const key of check.keys) {
     const tags = await tagsOf(tx, key, true);
     if (tags.some((tag) => matchesStrongly(check.tags, tag))) continue;
-    const row = parentKeyFields(resource)
-      .map((field, i) => `${field.label} ${String(key[i])}`)
-      .join(', ');
+    const row = namedKey(labelsOf(resource, false), key);
     throw new PreconditionError(
       'precondition_failed',
       tags.length === 0

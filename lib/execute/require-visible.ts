@@ -8,7 +8,8 @@ import { ForbiddenError } from '../errors';
 import { forEachInSlices, mapInSlices } from '../map-in-slices';
 import type { CallerQuery, Key } from '../plan/plan';
 import type { SqlResource } from '../resource';
-import { keyText, labelsOf, shownKeys } from './shown-rows';
+import { keyText } from '../values';
+import { labelsOf, namedKey, shownKeys } from './shown-rows';
 
 /** A row that a write touched, to check against the caller's query once the write is done. */
 export interface WrittenRow {
@@ -61,7 +62,7 @@ export async function requireVisible(
     const missing = await firstHidden(tx, resource, query, labels, keys);
     if (missing < 0) continue;
     const key = keys[missing] as Key;
-    const named = labels.map((label, i) => `${label} ${String(key[i])}`).join(', ');
+    const named = namedKey(labels, key);
     throw new ForbiddenError(
       'forbidden',
       what === 'insert'

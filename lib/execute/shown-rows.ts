@@ -13,7 +13,7 @@ import type { CallerQuery, ChildChanges, Key, Target, TypedFilter } from '../pla
 import type { SqlResource } from '../resource';
 import { keyLabels, tableOf } from '../resource-levels';
 import { compileSelect, compileSelectWhere } from '../sql/compile-select';
-import type { Value } from '../values';
+import { keyText, type Value } from '../values';
 import { chunks } from './statement-size';
 import { type StoredRow, selectKeys } from './stored-rows';
 import { byKey, byLink, linkTo } from './table-links';
@@ -25,13 +25,15 @@ export function labelsOf(resource: SqlResource, child: boolean): string[] {
   return child ? [...parent, ...(keyLabels(resource, tableOf(resource, 'Child')) ?? [])] : parent;
 }
 
+/** A row named by its key for an error message: `team_id 1, player_id 7`. */
+export function namedKey(labels: readonly string[], key: Key): string {
+  return labels.map((label, i) => `${label} ${String(key[i])}`).join(', ');
+}
+
 /** A write must ask which rows the query shows: unless it shows every row of its table to every caller. */
 export function checksRows(resource: SqlResource, query: CallerQuery | undefined): boolean {
   return query !== undefined || resource.showsEveryRow !== true;
 }
-
-/** A key as text, to compare keys as sets. */
-export const keyText = (key: readonly unknown[]) => JSON.stringify(key.map(String));
 
 /**
  * Of `keys` (values of `labels`), the ones the query shows now among the rows that pass `filters`, as the query

@@ -12,14 +12,13 @@ import type { ResourceTable, SqlResource } from '../resource';
 import { compileInsert } from '../sql/compile-insert';
 import { compileSelectWhere } from '../sql/compile-select';
 import type { Match } from '../sql/match';
-import type { Value } from '../values';
+import { keyText, type Value } from '../values';
 import { chunks } from './statement-size';
 import { byKey } from './table-links';
 
 export type StoredRow = Record<string, Value>;
 
 /** A key as text, to find it among others: its values as strings, so 5n and '5' are the same key. */
-const text = (key: readonly unknown[]) => JSON.stringify(key.map(String));
 
 /** An INSERT run by `executor` gives its rows back (RETURNING): on every server of the engine, or on this one. */
 export function insertsReturnOn(executor: Executor, resource: SqlResource): boolean {
@@ -73,9 +72,12 @@ export async function selectRowsByKey(
     const { rows } = await tx.run(
       compileSelectWhere(sqlShapeOf(resource.engine), table, '*', [{ columns, keys: chunk }]),
     );
-    for (const row of rows) found.set(text(columns.map((c) => row[c] ?? null)), { ...row });
+    for (const row of rows) found.set(keyText(columns.map((c) => row[c] ?? null)), { ...row });
   }
-  return mapInSlices(keys, (key) => found.get(text(key)) ?? selectRow(tx, resource, table, [{ columns, keys: [key] }]));
+  return mapInSlices(
+    keys,
+    (key) => found.get(keyText(key)) ?? selectRow(tx, resource, table, [{ columns, keys: [key] }]),
+  );
 }
 
 /** The values of `columns` of every row matching `match` (in chunks of keys) and every other Match. */
@@ -115,13 +117,13 @@ export async function readLookupsOfRows(
     // each key once, where it first appears (as the last row that gives it has it)
     const unique = new Map<string, Key>();
     await forEachInSlices(keys, (key) => {
-      if (key.every((v) => v !== null)) unique.set(text(key), key);
+      if (key.every((v) => v !== null)) unique.set(keyText(key), key);
     });
     const rows = await selectRowsByKey(tx, resource, table, [...unique.values()], references);
     const byText = new Map<string, StoredRow | undefined>();
-    await forEachInSlices([...unique.keys()], (keyText, i) => byText.set(keyText, rows[i]));
+    await forEachInSlices([...unique.keys()], (text, i) => byText.set(text, rows[i]));
     await forEachInSlices(keys, (key, i) => {
-      const row = byText.get(text(key));
+      const row = byText.get(keyText(key));
       if (row) stored[i]?.set(table.name, row);
     });
   }

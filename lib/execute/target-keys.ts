@@ -12,10 +12,8 @@ import type { CallerQuery, Key, RowMatch, Target, TypedFilter } from '../plan/pl
 import type { SqlResource } from '../resource';
 import { keyLabels, tableOf } from '../resource-levels';
 import { compileSelect, compileSelectWhere, countLabel } from '../sql/compile-select';
-import type { Value } from '../values';
+import { keyText, type Value } from '../values';
 import { valueMatches } from './statement-size';
-
-const text = (values: readonly unknown[]) => JSON.stringify(values.map(String));
 
 /** `query`: the caller's query when the resource's uses claims, so a filter matches only rows it shows. */
 export async function keysOf(
@@ -35,7 +33,7 @@ export async function keysOf(
   );
   const matched = rows.map((row) => labels.map((l) => row[l] ?? null));
   if (match.by === 'key') return matched;
-  const shown = new Map(rows.map((row, i) => [text(matched[i] as Key), Number(row[countLabel])]));
+  const shown = new Map(rows.map((row, i) => [keyText(matched[i] as Key), Number(row[countLabel])]));
   return keysByValues(tx, resource, match, matched as Value[][], current ? shown : undefined);
 }
 
@@ -59,9 +57,9 @@ async function keysByValues(
     const statement = compileSelectWhere(sqlShapeOf(resource.engine), parent, columns, [where], shown !== undefined);
     for (const row of (await tx.run(statement)).rows) {
       const key = parent.primaryKey.map((c) => row[c] ?? null);
-      if (found.has(text(key))) continue;
-      found.set(text(key), key);
-      const value = text(match.columns.map((c) => row[c] ?? null));
+      if (found.has(keyText(key))) continue;
+      found.set(keyText(key), key);
+      const value = keyText(match.columns.map((c) => row[c] ?? null));
       held.set(value, (held.get(value) ?? 0) + 1);
     }
   }

@@ -12,6 +12,7 @@ import type { SqlResource } from '../resource';
 import { tableOf } from '../resource-levels';
 import { compileUpdateRows } from '../sql/compile-update-rows';
 import type { CompiledQuery } from '../sql/compiled-query';
+import { keyText } from '../values';
 import { checksRows, shownParents } from './shown-rows';
 import { fittedStatements } from './statement-size';
 import { byKey } from './table-links';
@@ -63,7 +64,7 @@ export async function updateRuns(
       return;
     }
     const set = JSON.stringify(Object.keys(update.parent));
-    const key = JSON.stringify(keyOf(update).map(String));
+    const key = keyText(keyOf(update));
     if (last && set === columns && !keys.has(key)) last.push(update);
     else {
       groups.push([update]);

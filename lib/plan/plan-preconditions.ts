@@ -10,6 +10,7 @@ import type { EntityTags } from '../entity-tags';
 import { BadRequestError, PreconditionError } from '../errors';
 import type { WriteRequest } from '../request/resource-request';
 import type { SqlResource } from '../resource';
+import { keyText } from '../values';
 import type { Key, WritePlan } from './plan';
 import { parentKeyFields } from './resource-fields';
 
@@ -73,8 +74,7 @@ function addressedKeys(plan: WritePlan): Key[] | undefined {
     keys.push(...target.keys);
   }
   for (const change of plan.children) keys.push(change.parentKey);
-  const text = (key: Key) => JSON.stringify(key.map((value) => (typeof value === 'string' ? value : [String(value)])));
-  return [...new Map(keys.map((key) => [text(key), key])).values()];
+  return [...new Map(keys.map((key) => [keyText(key), key])).values()];
 }
 
 /** The path's row once updated: its key columns take the values the update sets. */
