@@ -38,7 +38,8 @@ export interface ReadOutcome {
 /**
  * `arriving`: sees each batch of a read that is read in batches, as it arrives (before its rows are kept), and
  * throws to stop the read there. A read of one round trip is whole before anything could stop it, so it is not shown.
- * A read with `_limit` asks for one row more, to tell whether a next page exists; that row is neither shown nor kept.
+ * A read with `_limit` asks for one row more, to tell whether a next page exists; that row is neither shown to
+ * `arriving` nor returned.
  */
 export async function executeRead(
   db: Database,

@@ -91,8 +91,8 @@ export function orderable(field: Field): boolean {
 /**
  * `claims`: the caller's, bound into a query that uses them (a query without claims ignores them). `maxRows`: the
  * most rows one read returns (the definition's own cap, else MAX_ROWS); `_limit` may ask for fewer, never more.
- * `cursorKey`: the key `_after` tokens are signed with (CURSOR_SECRET; the fallback when unset). A total (`Prefer: count=exact`) is counted
- * for reads of rows, not for a read by key.
+ * `cursorKey`: the key `_after` tokens are signed with (CURSOR_SECRET; the fallback when unset). A total
+ * (`Prefer: count=exact`) is counted for reads of rows, not for a read by key.
  */
 export function planRead(
   resource: SqlResource,
