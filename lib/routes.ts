@@ -96,13 +96,30 @@ function matcherOf(row: RouteRow): Matcher | undefined {
 const matchers = routeTable.flatMap((row) => matcherOf(row) ?? []);
 const catchAll = routeTable.find((row) => row.route === '*') as RouteRow;
 
-/** The most specific matcher: a method's own route before ANY, then the path with more literal segments. */
-function best(candidates: readonly Matcher[], method?: string): Matcher | undefined {
+/**
+ * The matchers in the order they are tried, the most specific first: a method's own route before ANY, then the
+ * path with more literal segments; between equals, the table's order. The first whose pattern matches wins.
+ */
+function bySpecificity(candidates: readonly Matcher[], method?: string): readonly Matcher[] {
   const score = (m: Matcher) => (m.method === method ? 1000 : 0) + m.rank;
-  return candidates.reduce<Matcher | undefined>(
-    (top, m) => (top === undefined || score(m) > score(top) ? m : top),
-    undefined,
+  // Array.prototype.sort is stable: equal scores keep the table's order
+  return [...candidates].sort((a, b) => score(b) - score(a));
+}
+
+/** The matchers a method may take, in the order they are tried, made once per method the table names. */
+const tried = new Map<string, readonly Matcher[]>();
+const tableMethods = new Set(matchers.map((m) => m.method));
+
+function matchersFor(method: string): readonly Matcher[] {
+  const known = tried.get(method);
+  if (known) return known;
+  const ordered = bySpecificity(
+    matchers.filter((m) => m.method === method || m.method === 'ANY'),
+    method,
   );
+  // only the table's methods are kept: a client's made-up method must not grow the map
+  if (tableMethods.has(method)) tried.set(method, ordered);
+  return ordered;
 }
 
 /**
@@ -110,10 +127,12 @@ function best(candidates: readonly Matcher[], method?: string): Matcher | undefi
  * routes it: the catch-all's when no route matches.
  */
 export function routeRequest(method: string, rawPath: string): FunctionName {
-  const upper = method.toUpperCase();
-  const found = matchers.filter((m) => (m.method === upper || m.method === 'ANY') && m.pattern.test(rawPath));
-  return (best(found, upper)?.row ?? catchAll).function;
+  const found = matchersFor(method.toUpperCase()).find((m) => m.pattern.test(rawPath));
+  return (found?.row ?? catchAll).function;
 }
+
+/** Every matcher, whatever its method, the most specific path first. */
+const anyMethod = bySpecificity(matchers);
 
 /**
  * The route a path was served by, as the table names it (`/res/{resName}/{resId+}`), whatever the method: what
@@ -121,7 +140,7 @@ export function routeRequest(method: string, rawPath: string): FunctionName {
  * the client's reaches the log this way.
  */
 export function routeName(rawPath: string): string {
-  return best(matchers.filter((m) => m.pattern.test(rawPath)))?.template ?? '*';
+  return anyMethod.find((m) => m.pattern.test(rawPath))?.template ?? '*';
 }
 
 /** The functions anyone may call without a token even with sign-in on (the health checks, the explorer's page). */
@@ -154,13 +173,19 @@ export interface PathMatcher {
 export function pathOf(template: string): PathMatcher {
   const [row] = rowsOf(template).filter((r) => r.function !== 'fallback');
   if (row === undefined) throw new Error(`No route of lib/routes.json has the path ${template}`);
-  const pattern = new RegExp(`^(?<prefix>.*?)${pathPattern(row, template, true)}$`);
+  const body = pathPattern(row, template, true);
+  // the path alone first (no stage or mapping before it, the usual case): the shortest prefix, as the second finds it
+  const whole = new RegExp(`^${body}$`);
+  const prefixed = new RegExp(`^(?<prefix>.*?)${body}$`);
+  const names = [...template.matchAll(/\{([A-Za-z]+)\+?\}/g)].map((m) => m[1] as string);
   return {
     match(rawPath) {
-      const groups = pattern.exec(rawPath)?.groups;
+      const found = whole.exec(rawPath) ?? prefixed.exec(rawPath);
+      const groups = found?.groups ?? (found ? {} : undefined);
       if (groups === undefined) return undefined;
-      const { prefix = '', ...params } = groups;
-      return { prefix, params };
+      const params: Record<string, string | undefined> = {};
+      for (const name of names) params[name] = groups[name];
+      return { prefix: groups.prefix ?? '', params };
     },
   };
 }

@@ -14,6 +14,7 @@
 import { authenticate } from '../lib/auth/authenticate';
 import { config } from '../lib/config';
 import { closeDatabases } from '../lib/db/select-database';
+import { writeLogLinesPerTurn } from '../lib/observe/observers';
 import { createServiceServer } from '../lib/server/create-server';
 import { functions } from '../lib/server/functions';
 import { serverSettings } from '../lib/server/server-settings';
@@ -24,6 +25,8 @@ const mib = (bytes: number) => `${Math.round((bytes / 1024 / 1024) * 10) / 10} M
 async function main(): Promise<void> {
   // before the configuration is read: the server mode's own default (lib/config leaves it unset on Lambda)
   process.env.DB_PREPARE ||= 'true';
+  // one process answers many requests at once: their log lines go out together, a turn of the event loop at a time
+  writeLogLinesPerTurn();
   // a setting the handlers could not use (half-configured sign-in, a bad number) stops the server before it listens
   const settings = config();
   const own = serverSettings(process.env, settings.maxBodyBytes);

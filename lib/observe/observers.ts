@@ -6,6 +6,7 @@
 import type { Logger } from '@aws-lambda-powertools/logger';
 import { Metrics } from '@aws-lambda-powertools/metrics';
 import type { CallWrapper } from '../request-context';
+import { bufferedLineOutput, type LineOutput } from './log-output';
 import { type ObserveSettings, observeSettings, serviceName } from './observe-settings';
 import { ServiceLogger } from './service-logger';
 
@@ -21,6 +22,8 @@ export interface Observers {
 }
 
 let current: Observers | undefined;
+/** Where the logger writes when not Powertools' console: the server mode's lines, a turn at a time. */
+let output: LineOutput | undefined;
 
 function loadTracer(): CallWrapper {
   // required here, not imported: the X-Ray SDK costs cold-start time that only a traced service pays
@@ -32,7 +35,7 @@ function create(env: NodeJS.ProcessEnv): Observers {
   const settings = observeSettings(env);
   return {
     settings,
-    logger: new ServiceLogger({ serviceName, logLevel: settings.logLevel }),
+    logger: new ServiceLogger({ serviceName, logLevel: settings.logLevel }, output),
     ...(settings.metrics ? { metrics: new Metrics({ serviceName, namespace: settings.namespace }) } : {}),
     ...(settings.tracing ? { traceCall: loadTracer() } : {}),
     coldStart: env.AWS_LAMBDA_INITIALIZATION_TYPE !== 'provisioned-concurrency',
@@ -42,6 +45,15 @@ function create(env: NodeJS.ProcessEnv): Observers {
 export function observers(): Observers {
   current ??= create(process.env);
   return current;
+}
+
+/**
+ * The server mode: log lines are written a turn of the event loop at a time (log-output.ts), by the loggers made
+ * from now on. Lambda never calls it.
+ */
+export function writeLogLinesPerTurn(): void {
+  output ??= bufferedLineOutput();
+  current = undefined;
 }
 
 /** Tests: the next request reads the environment again (and counts as a cold start). */

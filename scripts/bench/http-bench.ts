@@ -5,7 +5,9 @@
  * as `npm run serve` runs it (the bundle of scripts/serve.ts that `npm run build:serve` builds) on it, and drives both with the same bounded load (autocannon: CONNECTIONS connections, a
  * warm-up, then the measured seconds) for R2 by key, R1 with 100 flat rows, R1 with 100 nested rows and C1.
  * Before each read is measured, both answer it once and must answer the same (status, Content-Type, body bytes).
- * Prints req/s, p50 and p99 of both and the ratio; never asserted by a test.
+ * Prints req/s, p50 and p99 of both, the CPU time each server spent per request (its whole process group, from /proc:
+ * this figure moves little with the machine's load, where req/s moves a lot), and the ratio of req/s; never asserted
+ * by a test.
  *   npm run bench:http -- [--pg URL] [--mysql URL] [--seconds 10] [--warmup 3] [--connections 10] [--json [file]]
  *     [--database rrs_bench_http] [--cases R2,C1] [--service-root DIR]
  * The URLs default to TEST_PG_URL and TEST_MYSQL_URL; without either it uses the embedded PGlite demo. The
@@ -24,7 +26,7 @@ import { urlOf } from '../scratch-database';
 import { startEmbeddedDatabase } from '../start';
 import { type Case, casesNamed } from './http-cases';
 import { type Figures, type LoadOptions, measure, type BenchRequest as Request, readLoadOptions } from './load';
-import { startScript } from './start-script';
+import { type Running, startScript } from './start-script';
 
 interface Options extends LoadOptions {
   readonly databases: { readonly db: string; readonly url?: string }[];
@@ -67,10 +69,10 @@ async function checkSameAnswer(c: Case, service: number, ceiling: number): Promi
 }
 
 /** The ceiling's load and the service's must answer 2xx, every request. */
-async function measureAll2xx(port: number, request: (n: number) => Request, options: Options): Promise<Figures> {
-  const figures = await measure(port, request, options);
+async function measureAll2xx(server: Running, request: (n: number) => Request, options: Options): Promise<Figures> {
+  const figures = await measure(server.port, request, options, server.pid);
   if (figures.non2xx > 0 || figures.failed > 0)
-    throw new Error(`port ${port}: ${figures.non2xx} non-2xx, ${figures.failed} errors or timeouts`);
+    throw new Error(`port ${server.port}: ${figures.non2xx} non-2xx, ${figures.failed} errors or timeouts`);
   return figures;
 }
 
@@ -84,6 +86,8 @@ interface Row {
   readonly p99_ms: number;
   readonly ceiling_p50_ms: number;
   readonly ceiling_p99_ms: number;
+  readonly cpu_us: number;
+  readonly ceiling_cpu_us: number;
 }
 
 async function benchDatabase(db: string, url: string, options: Options, print: (line: string) => void) {
@@ -97,8 +101,8 @@ async function benchDatabase(db: string, url: string, options: Options, print: (
     for (const c of casesNamed(options.cases)) {
       if (c.read) await checkSameAnswer(c, service.port, ceiling.port);
       // the ceiling first, then the service, on the same data: each case's two runs are back to back
-      const top = await measureAll2xx(ceiling.port, c.ceiling, options);
-      const ours = await measureAll2xx(service.port, c.service, options);
+      const top = await measureAll2xx(ceiling, c.ceiling, options);
+      const ours = await measureAll2xx(service, c.service, options);
       const row = {
         name: c.name,
         db,
@@ -109,11 +113,13 @@ async function benchDatabase(db: string, url: string, options: Options, print: (
         p99_ms: ours.p99,
         ceiling_p50_ms: top.p50,
         ceiling_p99_ms: top.p99,
+        cpu_us: ours.cpuPerRequest ?? 0,
+        ceiling_cpu_us: top.cpuPerRequest ?? 0,
       };
       rows.push(row);
       print(
-        `${c.name.padEnd(26)} ${db.padEnd(8)} service ${String(row.service_rps).padStart(6)} req/s p50 ${ours.p50} ms p99 ${ours.p99} ms | ` +
-          `ceiling ${String(row.ceiling_rps).padStart(6)} req/s p50 ${top.p50} ms p99 ${top.p99} ms | ratio ${row.ratio.toFixed(2)}`,
+        `${c.name.padEnd(26)} ${db.padEnd(8)} service ${String(row.service_rps).padStart(6)} req/s p50 ${ours.p50} ms p99 ${ours.p99} ms CPU ${row.cpu_us} µs | ` +
+          `ceiling ${String(row.ceiling_rps).padStart(6)} req/s p50 ${top.p50} ms p99 ${top.p99} ms CPU ${row.ceiling_cpu_us} µs | ratio ${row.ratio.toFixed(2)}`,
       );
     }
   } finally {

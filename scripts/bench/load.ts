@@ -5,6 +5,7 @@
  * answer 2xx; the caller decides whether that fails its run. Measures only: never asserted by a test.
  */
 import autocannon from 'autocannon';
+import { cpuMicros, groupMembers } from './process-rss';
 
 export type BenchRequest = {
   method: 'GET' | 'POST';
@@ -28,6 +29,11 @@ export interface Figures {
   /** Responses of the measured run that were not 2xx, and requests that got no response (errors, timeouts). */
   readonly non2xx: number;
   readonly failed: number;
+  /**
+   * The server's CPU time (user and system, all processes of its group) per request of the measured run, in µs, when
+   * measure() was given the group: unlike req/s, it moves little with what else the machine runs.
+   */
+  readonly cpuPerRequest?: number;
 }
 
 /** `--seconds`, `--warmup` and `--connections` of a benchmark's arguments, with bench:http's defaults. */
@@ -60,16 +66,24 @@ async function load(port: number, request: (n: number) => BenchRequest, seconds:
   } satisfies Figures;
 }
 
-/** A warm-up run, then the measured run: the figures are the measured run's, the failures those of both. */
+/**
+ * A warm-up run, then the measured run: the figures are the measured run's, the failures those of both; with the
+ * server's process group, the CPU time it spent per request of the measured run.
+ */
 export async function measure(
   port: number,
   request: (n: number) => BenchRequest,
   options: LoadOptions,
+  serverGroup?: number,
 ): Promise<Figures> {
   const warm = options.warmup > 0 ? await load(port, request, options.warmup, options.connections) : undefined;
+  const pids = serverGroup === undefined ? [] : groupMembers(serverGroup);
+  const cpuBefore = cpuMicros(pids);
   const measured = await load(port, request, options.seconds, options.connections);
+  const cpu = cpuMicros(pids) - cpuBefore;
   return {
     ...measured,
+    ...(serverGroup === undefined ? {} : { cpuPerRequest: Math.round(cpu / Math.max(1, measured.requests)) }),
     requests: measured.requests + (warm?.requests ?? 0),
     non2xx: measured.non2xx + (warm?.non2xx ?? 0),
     failed: measured.failed + (warm?.failed ?? 0),

@@ -145,7 +145,7 @@ async function checkSameAnswers(c: Case, ours: number, peer: number): Promise<vo
 }
 
 const figures = (name: string, f: Figures) =>
-  `${name} ${String(Math.round(f.rps)).padStart(6)} req/s p50 ${f.p50} ms p99 ${f.p99} ms`;
+  `${name} ${String(Math.round(f.rps)).padStart(6)} req/s p50 ${f.p50} ms p99 ${f.p99} ms CPU ${f.cpuPerRequest} µs/req`;
 
 /** Each case's two loads back to back, the first of them alternating; true when every response was 2xx. */
 async function benchDatabase(db: string, url: string, options: Options, versions: Versions): Promise<boolean> {
@@ -179,8 +179,10 @@ async function benchDatabase(db: string, url: string, options: Options, versions
     for (const c of cases) await checkSameAnswers(c, oursPort, peerPort);
     for (const [at, c] of cases.entries()) {
       const peerFirst = at % 2 === 0;
-      const first = peerFirst ? await measure(peerPort, c.peer, options) : await measure(oursPort, c.ours, options);
-      const second = peerFirst ? await measure(oursPort, c.ours, options) : await measure(peerPort, c.peer, options);
+      const runOurs = () => measure(oursPort, c.ours, options, service.pid);
+      const runPeer = () => measure(peerPort, c.peer, options, peer.pid);
+      const first = peerFirst ? await runPeer() : await runOurs();
+      const second = peerFirst ? await runOurs() : await runPeer();
       const [ours, theirs] = peerFirst ? [second, first] : [first, second];
       all2xx &&= ours.non2xx + ours.failed + theirs.non2xx + theirs.failed === 0;
       console.log(

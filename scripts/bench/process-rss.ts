@@ -1,7 +1,7 @@
 /**
- * The resident memory of a started script, read from /proc (Linux only): the sum of the RSS of the processes in
- * its process group (tsx and the node process it runs the script in), once or sampled every 20 ms while a load
- * runs. Reads memory only; never signals the processes.
+ * The resident memory and the CPU time of a started script, read from /proc (Linux only): the sum over the processes
+ * in its process group (tsx and the node process it runs the script in), memory once or sampled every 20 ms while a
+ * load runs. Reads only; never signals the processes.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 
@@ -21,10 +21,26 @@ export function groupMembers(pgid: number): number[] {
 }
 
 function processGroupOf(pid: number): number | undefined {
+  const group = statFields(pid)?.[2];
+  return group === undefined ? undefined : Number(group);
+}
+
+/** `/proc/PID/stat` from its third field (state) on: comm may hold spaces and parentheses, so after the last `)`. */
+function statFields(pid: number): string[] | undefined {
   const stat = readOrNothing(`/proc/${pid}/stat`);
-  // `pid (comm) state ppid pgrp ...`: comm may hold spaces and parentheses, so the fields are read after the last `)`
-  const fields = stat?.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return fields?.[2] === undefined ? undefined : Number(fields[2]);
+  return stat?.slice(stat.lastIndexOf(')') + 2).split(' ');
+}
+
+/** Linux counts CPU time in clock ticks of 10 ms (USER_HZ is 100 on every architecture node runs on). */
+const microsPerTick = 10_000;
+
+/** The CPU time (user and system) `pids` have used since they started, in µs; a process that has exited counts nothing. */
+export function cpuMicros(pids: readonly number[]): number {
+  return pids.reduce((sum, pid) => {
+    // utime and stime are the 14th and 15th fields of the line, the 12th and 13th after comm
+    const fields = statFields(pid);
+    return sum + (fields ? (Number(fields[11]) + Number(fields[12])) * microsPerTick : 0);
+  }, 0);
 }
 
 /** The sum of VmRSS of `pids`, in kB; a process that has exited counts nothing. */
