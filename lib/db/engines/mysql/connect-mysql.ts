@@ -16,7 +16,7 @@ import type { ConnectOptions } from '../../engine';
 import { type PasswordSource, passwordText } from '../../password-source';
 import { describeMysql } from './describe-mysql';
 import { bounded, type Held, hold } from './mysql-connection';
-import { checkConnection } from './mysql-connection-check';
+import { checkConnection, checkedFacts } from './mysql-connection-check';
 import { mysqlErrors } from './mysql-errors';
 import { mysqlOptions } from './mysql-pool-options';
 
@@ -100,7 +100,10 @@ async function acquireChecked(
   try {
     conn = await pool.getConnection();
     const checking = conn;
-    const facts = await bounded(checkConnection(checking), statementTimeoutMs, () => checking.destroy());
+    // a connection checked before is used at once: no query, so no deadline to start and clear
+    const facts =
+      checkedFacts(checking) ??
+      (await bounded(checkConnection(checking), statementTimeoutMs, () => checking.destroy()));
     return hold(conn, statementTimeoutMs, facts);
   } catch (error) {
     // a connection refused for its sql_mode (or that failed its check) is never used again

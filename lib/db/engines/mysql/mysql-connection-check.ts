@@ -18,6 +18,11 @@ const known = new WeakMap<object, ConnectionFacts>();
 
 export const connectionCheckQuery = 'SELECT @@SESSION.sql_mode AS mode, VERSION() AS version';
 
+/** The facts of `conn` when it was checked already: every call but a connection's first, with nothing to wait for. */
+export function checkedFacts(conn: mysql.PoolConnection): ConnectionFacts | undefined {
+  return known.get(conn.connection);
+}
+
 /** The facts of `conn`, asked once per connection; throws (a ConfigurationError) when its sql_mode is refused. */
 export async function checkConnection(conn: mysql.PoolConnection): Promise<ConnectionFacts> {
   const seen = known.get(conn.connection);
