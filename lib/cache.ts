@@ -23,6 +23,11 @@ export interface CachePolicy<K, V, C = undefined> {
 
 export interface Cache<K, V, C = undefined> {
   get(key: K, context?: C): Promise<V>;
+  /**
+   * The value kept for `key` while it is fresh, at once (no promise, no load); undefined when it must be waited for
+   * (missing, loading, or stale): then `get`. What most requests of a warm container take.
+   */
+  fresh(key: K): V | undefined;
   /** Loads the value again now, fresh or not; a load already running for the key is shared instead. */
   refresh(key: K, context?: C): Promise<V>;
   /** The value kept for `key`, fresh or stale, without loading or touching it. */
@@ -57,6 +62,8 @@ export function createCache<K extends {}, V extends {}, C = undefined>(policy: C
   return {
     get: (key, context) => fetch(key, context, false),
     refresh: (key, context) => fetch(key, context, true),
+    // a stale value stays for get() to answer while it revalidates
+    fresh: (key) => cache.get(key, { allowStale: false, noDeleteOnStaleGet: true }),
     peek: (key) => cache.peek(key, { allowStale: true }),
     forget: (which) => {
       for (const key of asked) {

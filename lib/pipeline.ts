@@ -16,6 +16,7 @@ import {
   confirmedForWrites,
   failedOnStaleSnapshot,
   type ResolvedResource,
+  resolvedNow,
   resolveResource,
 } from './definitions/resolve-resource';
 import { executeRead, executeWrite } from './execute/execute-plan';
@@ -68,15 +69,19 @@ export async function serveResource(http: HttpRequest, caller: Caller): Promise<
   noteRequest({ operation: operationName(request) });
   if (request.op === 'read') {
     const output = negotiateRead(http.headers.accept, request.query.output);
-    const found = await resolveResource(settings, request.name);
+    const known = resourceOf(settings, request.name);
+    const found = known instanceof Promise ? await known : known;
     return servedFresh(found, request.name, settings, (resolved) =>
       serveRead(resolved, request, output, http, caller, settings),
     );
   }
   const output = negotiateResponse(http.headers.accept, request.query.output, request.body?.type);
-  const resolved = await confirmedForWrites(settings, await resolveResource(settings, request.name));
+  const resolved = await confirmedForWrites(settings, await resourceOf(settings, request.name));
   return servedFresh(resolved, request.name, settings, (fresh) => serveWrite(fresh, request, output, caller));
 }
+
+/** The resource: its cached copy at once while fresh, else when resolved. */
+const resourceOf = (settings: Config, name: string) => resolvedNow(settings, name) ?? resolveResource(settings, name);
 
 /**
  * Serves the request on its resolved resource; when that was built from a catalog snapshot whose tables have

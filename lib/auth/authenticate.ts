@@ -31,9 +31,14 @@ export interface Credentials {
   readonly verifiedByGateway?: boolean;
 }
 
-export async function authenticate(credentials: Credentials, settings: Config): Promise<Caller> {
+/** The caller: at once when sign-in is off (no promise to make and wait for), else once its token is verified. */
+export function authenticate(credentials: Credentials, settings: Config): Caller | Promise<Caller> {
   const { authIssuer: issuer, authAudience: audience } = settings;
   if (!issuer || !audience) return openCaller;
+  return signedIn(credentials, settings, issuer, audience);
+}
+
+async function signedIn(credentials: Credentials, settings: Config, issuer: string, audience: string): Promise<Caller> {
   const token = bearerToken(credentials.authorization);
   const claims =
     settings.onLambda && credentials.verifiedByGateway

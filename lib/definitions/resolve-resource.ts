@@ -88,6 +88,12 @@ function resourcesOf(config: Config): Cache<string, ResolvedResource> {
   return resources;
 }
 
+/** The resource while its cached copy is fresh, at once; undefined when resolveResource must be waited for. */
+export function resolvedNow(config: Config, name: string): ResolvedResource | undefined {
+  const fresh = resourcesOf(config).fresh(name);
+  return fresh?.snapshotCheck?.stale ? undefined : fresh;
+}
+
 export function resolveResource(config: Config, name: string): Promise<ResolvedResource> {
   const resources = resourcesOf(config);
   // built from a catalog snapshot that its check has since found stale: loaded again, from the catalog

@@ -3,7 +3,7 @@
  * stale, either waited for or answered stale while it reloads, as its policy says; a failed load thrown to whoever
  * waited and kept by no one; the value it replaces handed to the load; a TTL of 0 loading every time, an infinite one
  * once; values peeked at without loading, and forgotten by key, loading or kept; a refresh on demand, a failed one
- * keeping the old value by policy; the context of the request that starts a load.
+ * keeping the old value by policy; the context of the request that starts a load; a fresh value taken at once.
  */
 import { createCache } from '../../lib/cache';
 
@@ -179,4 +179,21 @@ it("hands the load the context of the request that started it, and shares that l
     { from: 'a by first' },
   ]);
   expect(contexts).toEqual(['first']);
+});
+
+it('gives a fresh value at once, and nothing while it is missing, loading or stale, a stale one staying for get', async () => {
+  const c = counting(60, true);
+  expect(c.cache.fresh('a')).toBeUndefined();
+  const loading = c.cache.get('a');
+  expect(c.cache.fresh('a')).toBeUndefined();
+  await loading;
+  expect(c.cache.fresh('a')).toEqual({ n: 1 });
+  expect(c.loads()).toBe(1);
+  await pause(80);
+  expect(c.cache.fresh('a')).toBeUndefined();
+  // the stale value was kept: get answers it while the one reload runs
+  expect(await c.cache.get('a')).toEqual({ n: 1 });
+  await pause(40);
+  expect(c.cache.fresh('a')).toEqual({ n: 2 });
+  expect(c.loads()).toBe(2);
 });

@@ -7,7 +7,7 @@ import type mysql from 'mysql2/promise';
 import type { Value } from '../../../values';
 import { classifyDbError } from '../../classify-error';
 import type { QueryResult, Row, Statement } from '../../database';
-import { noAnswerDeadline } from '../../no-answer-deadline';
+import { answerWithin } from '../../no-answer-deadline';
 import type { ConnectionFacts } from './mysql-connection-check';
 import { mysqlErrors } from './mysql-errors';
 import { readRows } from './mysql-read-rows';
@@ -111,12 +111,6 @@ function queryResultOf(result: unknown): QueryResult {
  * the pool with the statement still running or its answer still to come; MySQL has no cancel on the same
  * connection, so a call unanswered after the statement timeout and a margin is given up with its connection.
  */
-export async function bounded<T>(pending: Promise<T>, statementTimeoutMs: number, destroy: () => void): Promise<T> {
-  const deadline = noAnswerDeadline(statementTimeoutMs, destroy);
-  deadline.start();
-  try {
-    return await Promise.race([pending, deadline.expired]);
-  } finally {
-    deadline.end();
-  }
+export function bounded<T>(pending: Promise<T>, statementTimeoutMs: number, destroy: () => void): Promise<T> {
+  return answerWithin(pending, statementTimeoutMs, destroy);
 }

@@ -8,7 +8,7 @@ import type postgres from 'postgres';
 import { observeDatabaseCall } from '../../../request-context';
 import { classifyDbError } from '../../classify-error';
 import type { Executor, QueryResult, Row, Statement } from '../../database';
-import { noAnswerDeadline } from '../../no-answer-deadline';
+import { answerWithin, noAnswerDeadline } from '../../no-answer-deadline';
 import { postgresErrors } from './postgres-errors';
 
 const begin: Statement = { text: 'BEGIN', params: [] };
@@ -153,20 +153,13 @@ export function boundedUnsafe(client: postgres.Sql, bounds: Bounds): postgres.Sq
  * network is not carrying this connection (frozen, or the peer is gone), so the call is given up with it.
  * `work`: what is awaited, when it is not the query itself (a read a batch at a time).
  */
-async function bounded<T = postgres.RowList<postgres.Row[]>>(
+function bounded<T = postgres.RowList<postgres.Row[]>>(
   client: postgres.Sql,
   pending: postgres.PendingQuery<postgres.Row[]>,
   bounds: Bounds,
   work: Promise<T> = pending as unknown as Promise<T>,
 ): Promise<T> {
-  // a cancel request that cannot reach the server rejects: nothing to do, the deadline below still holds
-  const cancel = setTimeout(() => pending.cancel()?.catch(() => {}), bounds.statementTimeoutMs);
-  const deadline = noAnswerDeadline(bounds.statementTimeoutMs, () => bounds.giveUp(client));
-  deadline.start();
-  try {
-    return await Promise.race([work, deadline.expired]);
-  } finally {
-    clearTimeout(cancel);
-    deadline.end();
-  }
+  // a cancel request that cannot reach the server rejects: nothing to do, the margin after it still holds
+  const cancel = () => pending.cancel()?.catch(() => {});
+  return answerWithin(work, bounds.statementTimeoutMs, () => bounds.giveUp(client), cancel);
 }
