@@ -23,18 +23,48 @@ export function nextTurn(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
 }
 
+/** What a call answers when all of its work was done at once: one promise for every such call. */
+const doneAtOnce: Promise<void> = Promise.resolve();
+
 /**
  * `work` on each item in order, with a turn of the event loop after each slice but the last. Work that returns a
  * promise is waited for before the next item; other work is not (a microtask per item would cost more than a cheap
- * item's work).
+ * item's work). Most calls hold one slice of cheap work (a request of a few rows): that is done at once, and the call
+ * makes no promise of its own; the rest goes on asynchronously from the first slice's end or the first promise.
  */
-export async function forEachInSlices<T>(
+export function forEachInSlices<T>(
   items: readonly T[],
   work: (item: T, index: number) => unknown,
-  { size = sliceRows, weight }: Slicing<T> = {},
+  slicing: Slicing<T> = {},
 ): Promise<void> {
+  const { size = sliceRows, weight } = slicing;
   let load = 0;
-  for (let i = 0; i < items.length; i++) {
+  try {
+    for (let i = 0; i < items.length; i++) {
+      if (load >= size) return inSlicesFrom(items, work, slicing, i, load);
+      const item = items[i] as T;
+      const done = work(item, i);
+      load += weight ? weight(item) : 1;
+      if (done instanceof Promise) {
+        const weighed = load;
+        return done.then(() => inSlicesFrom(items, work, slicing, i + 1, weighed));
+      }
+    }
+  } catch (error) {
+    return Promise.reject(error);
+  }
+  return doneAtOnce;
+}
+
+/** forEachInSlices from item `start` on, `load` already in the current slice. */
+async function inSlicesFrom<T>(
+  items: readonly T[],
+  work: (item: T, index: number) => unknown,
+  { size = sliceRows, weight }: Slicing<T>,
+  start: number,
+  load: number,
+): Promise<void> {
+  for (let i = start; i < items.length; i++) {
     if (load >= size) {
       load = 0;
       await nextTurn();
@@ -47,7 +77,7 @@ export async function forEachInSlices<T>(
 }
 
 /** As Array.prototype.map, in slices (forEachInSlices). */
-export async function mapInSlices<T, U>(
+export function mapInSlices<T, U>(
   items: readonly T[],
   work: (item: T, index: number) => U | Promise<U>,
   slicing?: Slicing<T>,
@@ -56,7 +86,7 @@ export async function mapInSlices<T, U>(
   const keep = (value: U) => {
     out.push(value);
   };
-  await forEachInSlices(
+  const all = forEachInSlices(
     items,
     (item, i) => {
       const result = work(item, i);
@@ -64,5 +94,5 @@ export async function mapInSlices<T, U>(
     },
     slicing,
   );
-  return out;
+  return all.then(() => out);
 }

@@ -3,7 +3,8 @@
  * process (microseconds per request; a median of rounds, so a busy machine's pauses weigh less):
  * - the request record's AsyncLocalStorage: an async chain of PROMISES awaits with and without one entered
  *   (once one has been entered, Node keeps its promise hook on for every promise of the process);
- *   with DATABASE_URL (the demo), the promises one R2 makes through the read handler are counted first;
+ *   with DATABASE_URL (the demo), the promises one R2 and one C1 make through their handlers are counted first (the
+ *   C1s insert two Publisher rows);
  * - reading a request: the API Gateway event built and read back (toEvent, fromEvent) against the direct reader;
  * - the log line at INFO (written to /dev/null as a file is written), through Powertools' Logger as it comes and
  *   through the service's, and the whole observation of a request (record, line, metrics off) at INFO and at WARN.
@@ -44,21 +45,37 @@ async function step(depth: number): Promise<number> {
   return depth === 0 ? 0 : (await step(depth - 1)) + 1;
 }
 
-/** Promises one R2 creates through the read handler, when DATABASE_URL names the demo. */
-async function promisesPerRead(): Promise<number | undefined> {
+/** Promises one R2 and one C1 (an insert of one Publisher from a form) create through their handlers, with the demo. */
+async function promisesPerRequest(): Promise<{ read: number; insert: number } | undefined> {
   if (!process.env.DATABASE_URL) return undefined;
   const { functions } = await import('../../lib/server/functions');
-  const request = { method: 'GET', path: '/res/Book/1', rawQuery: '', headers: {} };
-  await functions.read.serveHttp(request, 'warm');
-  let count = 0;
-  const hook = createHook({
-    init: (_id, type) => {
-      if (type === 'PROMISE') count++;
-    },
-  }).enable();
-  await functions.read.serveHttp(request, 'count');
-  hook.disable();
-  return count;
+  const read = { method: 'GET', path: '/res/Book/1', rawQuery: '', headers: {} };
+  const form = { 'content-type': 'application/x-www-form-urlencoded' };
+  const insert = (n: string) => ({
+    method: 'POST',
+    path: '/res/Publisher',
+    rawQuery: '',
+    headers: form,
+    body: `name=${n}`,
+  });
+  const suffix = Date.now().toString(36);
+  await functions.read.serveHttp(read, 'warm');
+  await functions.insert.serveHttp(insert(`costs-warm-${suffix}`), 'warm');
+  const counted = async (serve: () => Promise<unknown>) => {
+    let count = 0;
+    const hook = createHook({
+      init: (_id, type) => {
+        if (type === 'PROMISE') count++;
+      },
+    }).enable();
+    await serve();
+    hook.disable();
+    return count;
+  };
+  return {
+    read: await counted(() => functions.read.serveHttp(read, 'count')),
+    insert: await counted(() => functions.insert.serveHttp(insert(`costs-${suffix}`), 'count')),
+  };
 }
 
 function quietStdout(): () => void {
@@ -109,9 +126,11 @@ async function recordCosts(): Promise<void> {
   print('the same chain inside an AsyncLocalStorage, as the request record is entered', hooked);
   print('  per promise', (hooked - plain) / PROMISES);
   const restore = quietStdout();
-  const promises = await promisesPerRead().finally(restore);
-  if (promises !== undefined)
-    print(`  x ${promises} promises of one R2 through the read handler`, ((hooked - plain) / PROMISES) * promises);
+  const promises = await promisesPerRequest().finally(restore);
+  if (promises === undefined) return;
+  const perPromise = (hooked - plain) / PROMISES;
+  print(`  x ${promises.read} promises of one R2 through the read handler`, perPromise * promises.read);
+  print(`  x ${promises.insert} promises of one C1 through the insert handler`, perPromise * promises.insert);
 }
 
 async function readCosts(): Promise<void> {
