@@ -23,6 +23,25 @@ export function nextTurn(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
 }
 
+/** What work done in slices gives: at once when it all fit in one slice, else a promise of it. */
+export type AtOnceOrLater<T> = T | Promise<T>;
+
+/** `f` of a value given at once or later, at once when it was (no promise made). */
+export function thenAtOnce<T, U>(value: AtOnceOrLater<T>, f: (value: T) => U): AtOnceOrLater<U> {
+  return value instanceof Promise ? value.then(f) : f(value);
+}
+
+/** Whether `items` fit in one slice: work on them never waits for a turn. */
+export function fitsOneSlice<T>(items: readonly T[], { size = sliceRows, weight }: Slicing<T> = {}): boolean {
+  if (!weight) return items.length <= size;
+  let load = 0;
+  for (const item of items) {
+    load += weight(item);
+    if (load > size) return false;
+  }
+  return true;
+}
+
 /** What a call answers when all of its work was done at once: one promise for every such call. */
 const doneAtOnce: Promise<void> = Promise.resolve();
 

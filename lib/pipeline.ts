@@ -117,7 +117,8 @@ async function serveRead(
   const { rows } = read;
   noteRequest({ rows: rows.length });
   const page = () => readPageOf(http, request, rows.length);
-  const body = await serializeRead(resource, groupRows(resource, rows), output, page);
+  const text = serializeRead(resource, groupRows(resource, rows), output, page);
+  const body = typeof text === 'string' ? text : await text;
   checkResultSize(body, settings.maxResultBytes);
   const cacheControl = caller.signedIn ? privateCacheControl(resource.cacheControl) : resource.cacheControl;
   const paging = pagingHeaders(http, resource, request, plan, read, settings.cursorSecret);
@@ -138,7 +139,8 @@ async function serveWrite(
   };
   const outcome = await executeWrite(db, resource, plan, versions);
   noteRequest({ rows: outcome.rowsAffected });
-  const body = await serializeWrite(resource, outcome.rowsAffected, outcome.rows, output);
+  const text = serializeWrite(resource, outcome.rowsAffected, outcome.rows, output);
+  const body = typeof text === 'string' ? text : await text;
   const etag: Record<string, string> = outcome.etag === undefined ? {} : { ETag: outcome.etag };
   return toResult(200, output, body, { 'Cache-Control': 'no-store', ...varyByAccept, ...etag });
 }

@@ -3,6 +3,7 @@
  * resources only), or a page of rows for a browser. Pure; the rows arrive already regrouped into parents and
  * children; must not reorder or filter them.
  */
+import { type AtOnceOrLater, thenAtOnce } from '../map-in-slices';
 import type { SqlResource } from '../resource';
 import type { OutputType, OutRow } from '../values';
 import { htmlType } from './html-page';
@@ -19,30 +20,30 @@ export function representationOf(resource: SqlResource, type: Representation): R
   return type;
 }
 
-/** Asynchronous only so that many rows are written a slice at a time (serialize-rows). */
-export async function serializeRead(
+/** A promise only when many rows are written a slice at a time (serialize-rows), or for CSV and a page. */
+export function serializeRead(
   resource: SqlResource,
   rows: readonly OutRow[],
   type: OutputType | typeof csvType,
-): Promise<string>;
-export async function serializeRead(
+): AtOnceOrLater<string>;
+export function serializeRead(
   resource: SqlResource,
   rows: readonly OutRow[],
   type: Representation,
   page: () => ReadPage,
-): Promise<string>;
+): AtOnceOrLater<string>;
 /** `page`: what a page of rows links from, asked only when the answer is a page. */
-export async function serializeRead(
+export function serializeRead(
   resource: SqlResource,
   rows: readonly OutRow[],
   type: Representation,
   page?: () => ReadPage,
-): Promise<string> {
+): AtOnceOrLater<string> {
   switch (type) {
     case 'application/xml':
       return serializeXmlDocument(resource, 'readResponse', {}, rows);
     case 'application/json':
-      return `{${await serializeJsonRows(resource, rows)}}`;
+      return thenAtOnce(serializeJsonRows(resource, rows), (text) => `{${text}}`);
     case csvType:
       return serializeCsv(resource, rows);
     case htmlType:

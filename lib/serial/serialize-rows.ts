@@ -6,7 +6,7 @@
  * several times more than the text itself. Many rows are written a slice at a time (map-in-slices), so a big
  * response holds other requests up for a slice at a time. Pure; must not look at anything but its arguments.
  */
-import { forEachInSlices, sliceRows } from '../map-in-slices';
+import { type AtOnceOrLater, fitsOneSlice, forEachInSlices, sliceRows, thenAtOnce } from '../map-in-slices';
 import type { SqlResource, ValueType } from '../resource';
 import { escapeXmlAttribute } from '../text';
 import type { OutRow } from '../values';
@@ -51,7 +51,20 @@ const joinedRows = sliceRows;
  * texts are joined into one flat string: a string built by `+=` alone is a rope of every piece, and whoever reads the
  * whole response first (its byte length) would flatten it all at once, some 50 ms for 30,000 rows.
  */
-async function rowsText(rows: readonly OutRow[], write: (row: OutRow) => string, separator: string): Promise<string> {
+function rowsText(rows: readonly OutRow[], write: (row: OutRow) => string, separator: string): AtOnceOrLater<string> {
+  // a slice of rows or less (every read of a row, most writes) is written at once: no promise, no turn to wait for;
+  // a row it cannot write rejects, as with more rows
+  if (fitsOneSlice(rows, { weight: rowWeight })) {
+    try {
+      return rows.map(write).join(separator);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+  return slicedRowsText(rows, write, separator);
+}
+
+async function slicedRowsText(rows: readonly OutRow[], write: (row: OutRow) => string, separator: string) {
   const joined: string[] = [];
   let texts: string[] = [];
   const writeRow = (row: OutRow) => {
@@ -66,12 +79,12 @@ async function rowsText(rows: readonly OutRow[], write: (row: OutRow) => string,
 }
 
 /** `<?xml ...?><root attrs>rows</root>`, or a self-closed root when there are no rows. */
-export async function serializeXmlDocument(
+export function serializeXmlDocument(
   resource: SqlResource,
   root: string,
   rootAttributes: Readonly<Record<string, string>>,
   rows: readonly OutRow[],
-): Promise<string> {
+): AtOnceOrLater<string> {
   const { types } = fieldWriting(resource);
   let out = `${declaration}<${root}`;
   for (const name in rootAttributes) out += ` ${name}="${attributeValue(rootAttributes[name] as string)}"`;
@@ -87,7 +100,7 @@ export async function serializeXmlDocument(
     for (const child of children) out += `${xmlStartTag(childName, types, child.values)}/>`;
     return `${out}</${resource.rowName}>`;
   };
-  return `${out}>${await rowsText(rows, writeRow, '')}</${root}>`;
+  return thenAtOnce(rowsText(rows, writeRow, ''), (text) => `${out}>${text}</${root}>`);
 }
 
 /** `<name a="1" b="x"`, left open: NULL values are left out. */
@@ -101,7 +114,7 @@ function xmlStartTag(name: string, types: ReadonlyMap<string, ValueType>, values
 }
 
 /** `"<collectionName>":[...]`, a property ready to place in an object. */
-export async function serializeJsonRows(resource: SqlResource, rows: readonly OutRow[]): Promise<string> {
+export function serializeJsonRows(resource: SqlResource, rows: readonly OutRow[]): AtOnceOrLater<string> {
   const writing = fieldWriting(resource);
   const childCollection = resource.kind === 'flat' ? undefined : resource.childCollectionName;
   const childName = childCollection === undefined ? undefined : `${JSON.stringify(childCollection)}:`;
@@ -116,7 +129,8 @@ export async function serializeJsonRows(resource: SqlResource, rows: readonly Ou
     }
     return `{${members}}`;
   };
-  return `${JSON.stringify(resource.collectionName)}:[${await rowsText(rows, writeRow, ',')}]`;
+  const name = JSON.stringify(resource.collectionName);
+  return thenAtOnce(rowsText(rows, writeRow, ','), (text) => `${name}:[${text}]`);
 }
 
 /** Property names as JSON strings; values as the raw tokens valueJson gives (numbers keep their digits). */

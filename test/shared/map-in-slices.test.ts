@@ -3,7 +3,7 @@
  * exactly between slices. A turn shows in the log as `|`: a ticker, queued before the work starts, logs one each
  * time the event loop gets to it and queues itself again.
  */
-import { forEachInSlices, mapInSlices, type Slicing } from '../../lib/map-in-slices';
+import { fitsOneSlice, forEachInSlices, mapInSlices, type Slicing, thenAtOnce } from '../../lib/map-in-slices';
 
 /** `run`'s log, each item as it is worked on, with `|` where other work got a turn. */
 async function logOf(run: (log: string[]) => Promise<unknown>): Promise<string> {
@@ -58,6 +58,23 @@ describe('forEachInSlices', () => {
     expect(seen).toEqual(['a', 'b', 'c', 'd', 'e']);
   });
 
+  it('does one slice of work that returns no promise before the call returns', async () => {
+    const seen: string[] = [];
+    const call = forEachInSlices(letters(3), (item) => seen.push(item), { size: 3 });
+    expect(seen).toEqual(['a', 'b', 'c']);
+    await call;
+  });
+
+  it('rejects, never throws, when an item of the first slice throws', async () => {
+    let call: Promise<void> | undefined;
+    expect(() => {
+      call = forEachInSlices(letters(3), (item) => {
+        if (item === 'b') throw new Error('b is wrong');
+      });
+    }).not.toThrow();
+    await expect(call).rejects.toThrow('b is wrong');
+  });
+
   it('waits for work that returns a promise before the next item', async () => {
     const log = await logOf((out) =>
       forEachInSlices(
@@ -88,5 +105,26 @@ describe('mapInSlices', () => {
     expect(await mapInSlices(letters(5), async (item) => item.toUpperCase(), { size: 2 })).toEqual(
       letters(5).map((item) => item.toUpperCase()),
     );
+  });
+});
+
+describe('fitsOneSlice and thenAtOnce', () => {
+  it.each<[string, string[], Slicing<string>, boolean]>([
+    ['no items', [], { size: 3 }, true],
+    ['as many items as a slice', letters(3), { size: 3 }, true],
+    ['one item more', letters(4), { size: 3 }, false],
+    ['weights within the slice', ['a', 'c'], { size: 3, weight: (i) => weights[i] ?? 1 }, true],
+    ['weights past it', ['a', 'b'], { size: 3, weight: (i) => weights[i] ?? 1 }, false],
+    ['64 items unless told', Array(64).fill('x'), {}, true],
+    ['65 items unless told', Array(65).fill('x'), {}, false],
+  ])('%s', (_name, items, slicing, fits) => {
+    expect(fitsOneSlice(items, slicing)).toBe(fits);
+  });
+
+  it('applies a function at once to a value, later to a promise', async () => {
+    expect(thenAtOnce('a', (text) => `${text}b`)).toBe('ab');
+    const later = thenAtOnce(Promise.resolve('a'), (text) => `${text}b`);
+    expect(later).toBeInstanceOf(Promise);
+    expect(await later).toBe('ab');
   });
 });
