@@ -53,7 +53,7 @@ const pages: Page[] = [
  */
 const shares = {
   'another terminal': ['README.md', 'docs/security.md', 'docs/writes.md', 'docs/generator.md'],
-  definitions: ['docs/definitions.md', 'docs/deployment.md', 'docs/configuration.md'],
+  definitions: ['docs/definitions.md', 'docs/deployment.md'],
 } as const satisfies Record<string, readonly string[]>;
 
 export type DocShare = keyof typeof shares | 'the rest';
