@@ -1,7 +1,7 @@
 /**
  * The documentation holds together: README.md stays short, every link between README.md and the docs/ pages
  * reaches a page and a heading that exist, and no page cites a label its reader cannot look up (the internal
- * decision ids, spec sections). Their examples run in test/e2e/doc-examples.test.ts.
+ * decision ids, spec sections). Their examples run in test/e2e/doc-examples*.test.ts.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';

@@ -1,7 +1,7 @@
 /**
  * The examples of the README and the docs/ pages as data: every ```sh block that shows commands at a `$ ` prompt,
  * each command with the output the page says it prints, and whether its output matches what it really printed.
- * Pure: the runner in test/e2e/doc-examples.test.ts runs the commands.
+ * Pure: the runner in test/support/doc-example-pages.ts runs the commands.
  *
  * The pages' conventions, which this enforces:
  * - A command starts at `$ ` and continues on the next line while a line ends with `\`.
