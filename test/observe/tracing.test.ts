@@ -4,7 +4,7 @@
  * named by engine and verb, the statements of a write's transaction inside the transaction's, the SQL with its
  * placeholders and never a value. Without it, the Powertools Tracer (and with it the X-Ray SDK) is never loaded.
  */
-import { forgetObservers, observers } from '../../lib/observe/observers';
+import { forgetObservers } from '../../lib/observe/observers';
 import { targets } from '../support/databases';
 import { useFixture } from '../support/fixture';
 import { invoke } from '../support/service';
@@ -56,8 +56,6 @@ describe('with POWERTOOLS_TRACE_ENABLED=true', () => {
     process.env.AWS_XRAY_CONTEXT_MISSING = 'IGNORE_ERROR';
     forgetObservers();
     xray = jest.requireActual('aws-xray-sdk-core');
-    // the tracer is made before the first traced request, as a container makes it before it is invoked
-    observers();
   });
 
   /** Runs the call inside a segment of the test's, closed but never sent (no daemon), and returns it. */
