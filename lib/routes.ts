@@ -60,9 +60,12 @@ interface Matcher {
 
 const escaped = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
+/** A parameter segment of a template: `{name}`, or `{name+}` for a greedy one. */
+const parameterSegment = /^\{([A-Za-z]+)(\+?)\}$/;
+
 /** A segment's pattern: a parameter as a named group (its `values` only, when the row lists them), or the text. */
 function segmentPattern(segment: string, values?: RouteRow['values']): string {
-  const parameter = /^\{([A-Za-z]+)(\+?)\}$/.exec(segment);
+  const parameter = parameterSegment.exec(segment);
   if (parameter === null) return escaped(segment);
   const [, name = '', greedy] = parameter;
   const listed = values?.[name];
@@ -106,28 +109,22 @@ function bySpecificity(candidates: readonly Matcher[], method?: string): readonl
   return [...candidates].sort((a, b) => score(b) - score(a));
 }
 
-/** The matchers a method may take, in the order they are tried, made once per method the table names. */
-const tried = new Map<string, readonly Matcher[]>();
-const tableMethods = new Set(matchers.map((m) => m.method));
-
-function matchersFor(method: string): readonly Matcher[] {
-  const known = tried.get(method);
-  if (known) return known;
-  const ordered = bySpecificity(
+const forMethod = (method: string) =>
+  bySpecificity(
     matchers.filter((m) => m.method === method || m.method === 'ANY'),
     method,
   );
-  // only the table's methods are kept: a client's made-up method must not grow the map
-  if (tableMethods.has(method)) tried.set(method, ordered);
-  return ordered;
-}
+
+/** The matchers each method the table names may take, in the order they are tried; any other method takes ANY's. */
+const triedFor = new Map([...new Set(matchers.map((m) => m.method))].map((method) => [method, forMethod(method)]));
+const anyOnly = forMethod('ANY');
 
 /**
  * The function that serves `method` on `rawPath` (percent-encoded, without the query string), as API Gateway
  * routes it: the catch-all's when no route matches.
  */
 export function routeRequest(method: string, rawPath: string): FunctionName {
-  const found = matchersFor(method.toUpperCase()).find((m) => m.pattern.test(rawPath));
+  const found = (triedFor.get(method.toUpperCase()) ?? anyOnly).find((m) => m.pattern.test(rawPath));
   return (found?.row ?? catchAll).function;
 }
 
@@ -177,12 +174,12 @@ export function pathOf(template: string): PathMatcher {
   // the path alone first (no stage or mapping before it, the usual case): the shortest prefix, as the second finds it
   const whole = new RegExp(`^${body}$`);
   const prefixed = new RegExp(`^(?<prefix>.*?)${body}$`);
-  const names = [...template.matchAll(/\{([A-Za-z]+)\+?\}/g)].map((m) => m[1] as string);
+  const names = template.split('/').flatMap((segment) => parameterSegment.exec(segment)?.[1] ?? []);
   return {
     match(rawPath) {
       const found = whole.exec(rawPath) ?? prefixed.exec(rawPath);
-      const groups = found?.groups ?? (found ? {} : undefined);
-      if (groups === undefined) return undefined;
+      if (found === null) return undefined;
+      const groups = found.groups ?? {};
       const params: Record<string, string | undefined> = {};
       for (const name of names) params[name] = groups[name];
       return { prefix: groups.prefix ?? '', params };
