@@ -13,9 +13,10 @@ import { observeDatabaseCall } from '../../../request-context';
 import { classifyDbError } from '../../classify-error';
 import type { Database, Executor, Statement } from '../../database';
 import type { ConnectOptions } from '../../engine';
+import { answerWithin } from '../../no-answer-deadline';
 import { type PasswordSource, passwordText } from '../../password-source';
 import { describeMysql } from './describe-mysql';
-import { bounded, type Held, hold } from './mysql-connection';
+import { type Held, hold } from './mysql-connection';
 import { checkConnection, checkedFacts } from './mysql-connection-check';
 import { mysqlErrors } from './mysql-errors';
 import { mysqlOptions } from './mysql-pool-options';
@@ -103,7 +104,7 @@ async function acquireChecked(
     // a connection checked before is used at once: no query, so no deadline to start and clear
     const facts =
       checkedFacts(checking) ??
-      (await bounded(checkConnection(checking), statementTimeoutMs, () => checking.destroy()));
+      (await answerWithin(checkConnection(checking), statementTimeoutMs, () => checking.destroy()));
     return hold(conn, statementTimeoutMs, facts);
   } catch (error) {
     // a connection refused for its sql_mode (or that failed its check) is never used again

@@ -1,7 +1,10 @@
 /**
  * One pooled MySQL connection held for a call or a transaction (connect-mysql.ts): each statement bounded on the
  * client side, its failure classified by MySQL's error table, and the connection destroyed, never returned to the
- * pool, when it failed at the network level or did not answer in time.
+ * pool, when it failed at the network level or did not answer in time. The bound is the client's (answerWithin):
+ * mysql2's own `timeout` only rejects the query and leaves the connection in the pool with the statement still
+ * running or its answer still to come, and MySQL has no cancel on the same connection, so a call unanswered after
+ * the statement timeout and a margin is given up with its connection.
  */
 import type mysql from 'mysql2/promise';
 import type { Value } from '../../../values';
@@ -42,7 +45,7 @@ export function hold(conn: mysql.PoolConnection, statementTimeoutMs: number, fac
   };
   const query = async (statement: Statement): Promise<[unknown, mysql.FieldPacket[]]> => {
     try {
-      return await bounded(
+      return await answerWithin(
         conn.query({ sql: statement.text, values: statement.params as Value[] }),
         statementTimeoutMs,
         destroy,
@@ -87,7 +90,7 @@ async function readEach(
     }
   };
   try {
-    await bounded(readRows(conn, statement, batchRows, take, destroy), statementTimeoutMs, destroy);
+    await answerWithin(readRows(conn, statement, batchRows, take, destroy), statementTimeoutMs, destroy);
   } catch (error) {
     if (stopped) throw stopped.error;
     // a network failure (mysql2 marks it fatal) leaves nothing to reuse
@@ -104,13 +107,4 @@ function queryResultOf(result: unknown): QueryResult {
     rowsAffected: header.affectedRows,
     insertId: header.insertId ? String(header.insertId) : undefined,
   };
-}
-
-/**
- * A client-side statement timeout. mysql2's own `timeout` only rejects the query and leaves the connection in
- * the pool with the statement still running or its answer still to come; MySQL has no cancel on the same
- * connection, so a call unanswered after the statement timeout and a margin is given up with its connection.
- */
-export function bounded<T>(pending: Promise<T>, statementTimeoutMs: number, destroy: () => void): Promise<T> {
-  return answerWithin(pending, statementTimeoutMs, destroy);
 }
