@@ -64,10 +64,7 @@ export function forEachInSlices<T>(
       const item = items[i] as T;
       const done = work(item, i);
       load += weight ? weight(item) : 1;
-      if (done instanceof Promise) {
-        const weighed = load;
-        return done.then(() => inSlicesFrom(items, work, slicing, i + 1, weighed));
-      }
+      if (done instanceof Promise) return done.then(() => inSlicesFrom(items, work, slicing, i + 1, load));
     }
   } catch (error) {
     return Promise.reject(error);

@@ -9,7 +9,7 @@
  * zip, over the size those are held to (test/deploy/package.test.ts).
  */
 import { NegotiationError } from '../errors';
-import { nextTurn, sliceRows } from '../map-in-slices';
+import { forEachInSlices } from '../map-in-slices';
 import type { SqlResource } from '../resource';
 import type { OutRow } from '../values';
 import { valueText } from './format-value';
@@ -45,9 +45,8 @@ export async function serializeCsv(resource: SqlResource, rows: readonly OutRow[
   const fields = resource.fields;
   const record = (row: OutRow) => fields.map((field) => valueText(field.type, row.values[field.label] ?? null));
   const parts = [csvText([fields.map((field) => field.label)])];
-  for (let start = 0; start < rows.length; start += sliceRows) {
-    if (start > 0) await nextTurn();
-    parts.push(csvText(rows.slice(start, start + sliceRows).map(record)));
-  }
+  await forEachInSlices(rows, (row) => {
+    parts.push(csvText([record(row)]));
+  });
   return parts.join('');
 }
