@@ -31,7 +31,7 @@ import path from 'node:path';
 import { maskUrl } from '../../lib/db/mask-url';
 import { benchDatabase, fillBenchTables, writeBenchDefinitions } from './big-tables';
 import { option } from './option';
-import { groupMembers, type RssFigures, rssKb, whileSampling } from './process-rss';
+import { groupMembers, type RssFigures, rssKb, whileSampling } from './process-usage';
 import { latencyFigures, readWhile, startServerMode } from './server-mode';
 
 const root = path.resolve(__dirname, '..', '..');

@@ -5,7 +5,7 @@
  * answer 2xx; the caller decides whether that fails its run. Measures only: never asserted by a test.
  */
 import autocannon from 'autocannon';
-import { cpuMicros, groupMembers } from './process-rss';
+import { cpuMicros, groupMembers } from './process-usage';
 
 export type BenchRequest = {
   method: 'GET' | 'POST';

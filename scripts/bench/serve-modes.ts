@@ -15,7 +15,7 @@ import { freePort } from '../free-port';
 import { startEmbeddedDatabase } from '../start';
 import { measure, readLoadOptions } from './load';
 import { option } from './option';
-import { groupMembers, rssKb, whileSampling } from './process-rss';
+import { groupMembers, rssKb, whileSampling } from './process-usage';
 import { type Running, startScript } from './start-script';
 
 const options = readLoadOptions(option);
