@@ -1,9 +1,11 @@
 /**
- * Hand-built SqlResources for the serialization tests: a flat one with a field of every value type, and a
- * one-to-many one with child rows; and a reader that parses XML back for comparisons. Test data only: no IO.
+ * Hand-built SqlResources for the serialization tests: a flat one with a field of every value type (and a row
+ * with a value of each), and a one-to-many one with child rows; and a reader that parses XML back for comparisons.
+ * Test data only: no IO.
  */
 import { XMLParser } from 'fast-xml-parser';
 import type { Field, ResourceKind, SqlResource, ValueType } from '../../lib/resource';
+import type { OutRow } from '../../lib/values';
 
 function field(label: string, type: ValueType, table: string, primaryKey = false): Field {
   return {
@@ -53,6 +55,21 @@ export const flat = resource('test.item', 'flat', { rowName: 'item', collectionN
   field('photo', 'binary', 'item'),
   field('title', 'string', 'item'),
 ]);
+
+/** A row of `flat` with a value of every type, as the PostgreSQL and MySQL drivers hand them over. */
+export const fullRow: OutRow = {
+  values: {
+    id: 12345678901234567890n,
+    price: '20.10',
+    ratio: 0.25,
+    active: 't',
+    born: '2024-02-29',
+    opens: '08:30:00.5',
+    updated: '2024-02-29 23:59:59.123456',
+    photo: Buffer.from('hi'),
+    title: 'Airport Pollock',
+  },
+};
 
 /** One-to-many: parent `lang` (langs), child `movie` (movies). */
 export const hierarchical = resource(

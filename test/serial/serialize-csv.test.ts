@@ -7,7 +7,7 @@ import { csvType, serializeCsv } from '../../lib/serial/serialize-csv';
 import { representationOf, serializeRead } from '../../lib/serial/serialize-read';
 import type { OutRow } from '../../lib/values';
 import { serviceErrorOf, serviceErrorOfAsync } from '../support/resources';
-import { flat, hierarchical } from './fixtures';
+import { flat, fullRow, hierarchical } from './fixtures';
 
 const header = 'id,price,ratio,active,born,opens,updated,photo,title\r\n';
 
@@ -19,19 +19,7 @@ describe('serializeCsv', () => {
     ['no rows: the header row alone', [], header],
     [
       'every value type as JSON writes it (bytes base64, booleans true/false, exact digits)',
-      [
-        row({
-          id: 12345678901234567890n,
-          price: '20.10',
-          ratio: 0.25,
-          active: 't',
-          born: '2024-02-29',
-          opens: '08:30:00.5',
-          updated: '2024-02-29 23:59:59.123456',
-          photo: Buffer.from('hi'),
-          title: 'Airport Pollock',
-        }),
-      ],
+      [fullRow],
       `${header}12345678901234567890,20.10,0.25,true,2024-02-29,08:30:00.5,2024-02-29 23:59:59.123456,aGk=,Airport Pollock\r\n`,
     ],
     [

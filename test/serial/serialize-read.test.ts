@@ -1,24 +1,9 @@
 import { parse as parseLossless } from 'lossless-json';
 import { serializeRead } from '../../lib/serial/serialize-read';
 import type { OutputType, OutRow } from '../../lib/values';
-import { el, flat, hierarchical, readXml } from './fixtures';
+import { el, flat, fullRow, hierarchical, readXml } from './fixtures';
 
 const declaration = '<?xml version="1.0" encoding="UTF-8"?>';
-
-/** A row with a value of every type, as PostgreSQL and MySQL drivers hand them over. */
-const fullRow: OutRow = {
-  values: {
-    id: 12345678901234567890n,
-    price: '20.10',
-    ratio: 0.25,
-    active: 't',
-    born: '2024-02-29',
-    opens: '08:30:00.5',
-    updated: '2024-02-29 23:59:59.123456',
-    photo: Buffer.from('hi'),
-    title: 'Airport Pollock',
-  },
-};
 
 describe('serializeRead XML', () => {
   it('writes every value type as an attribute, in field order', async () => {
