@@ -54,8 +54,23 @@ export interface Config {
   readonly databaseSecretArn?: string;
   /** CURSOR_SECRET: the key `_after` tokens are signed with; unset, a public fallback (docs/configuration.md). */
   readonly cursorSecret?: string;
+  /** Change events: where they say they come from, and how the drain publishes them (docs/events.md). */
+  readonly events: EventsConfig;
   /** True on AWS Lambda itself (not under serverless-offline): API Gateway's authorizer has checked the token. */
   readonly onLambda: boolean;
+}
+
+export interface EventsConfig {
+  /** EVENTS_SOURCE: the CloudEvents `source` of the service; an event's is this and `/res/<name>`. */
+  readonly source: string;
+  /** EVENTS_WEBHOOK_URL: where the drain POSTs each event (Standard Webhooks), with EVENTS_WEBHOOK_SECRET. */
+  readonly webhookUrl?: string;
+  /** EVENTS_WEBHOOK_SECRET: the `whsec_...` secret webhooks are signed with. */
+  readonly webhookSecret?: string;
+  /** EVENTS_MAX_ATTEMPTS: failed deliveries of an event before it is dead-lettered. */
+  readonly maxAttempts: number;
+  /** EVENTS_DRAIN_INTERVAL_MS: how often a drain in a long-running process looks for events. */
+  readonly drainIntervalMs: number;
 }
 
 function positiveInt(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -115,6 +130,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseIamAuth: flag(env, 'DATABASE_IAM_AUTH'),
     databaseSecretArn: env.DATABASE_SECRET_ARN || undefined,
     cursorSecret: env.CURSOR_SECRET || undefined,
+    events: eventsConfig(env),
     onLambda,
   });
 }
@@ -146,6 +162,27 @@ export function authConfig(env: NodeJS.ProcessEnv) {
     authAdminRole: env.AUTH_ADMIN_ROLE || 'admin',
     privileges: env.PRIVILEGES || undefined,
   };
+}
+
+/** A webhook is always signed: a URL without its secret, or a secret not in the `whsec_` form, is refused. */
+function eventsConfig(env: NodeJS.ProcessEnv): EventsConfig {
+  const webhookUrl = env.EVENTS_WEBHOOK_URL || undefined;
+  const webhookSecret = env.EVENTS_WEBHOOK_SECRET || undefined;
+  if (webhookUrl && !/^https?:\/\/[^\s]+$/i.test(webhookUrl))
+    throw new ConfigurationError(`EVENTS_WEBHOOK_URL must be an http:// or https:// URL, got "${webhookUrl}"`);
+  if (webhookUrl && !webhookSecret)
+    throw new ConfigurationError('EVENTS_WEBHOOK_SECRET must be set with EVENTS_WEBHOOK_URL: webhooks are signed');
+  if (webhookSecret && !/^whsec_[A-Za-z0-9+/]{16,}={0,2}$/.test(webhookSecret))
+    throw new ConfigurationError(
+      'EVENTS_WEBHOOK_SECRET must be a whsec_ secret: whsec_ and at least 12 bytes in base64',
+    );
+  return Object.freeze({
+    source: env.EVENTS_SOURCE || 'relational-resource-service',
+    webhookUrl,
+    webhookSecret,
+    maxAttempts: positiveInt(env, 'EVENTS_MAX_ATTEMPTS', 10),
+    drainIntervalMs: positiveInt(env, 'EVENTS_DRAIN_INTERVAL_MS', 1000),
+  });
 }
 
 /**

@@ -75,6 +75,11 @@ export const errorCatalog: readonly { code: string; status: number; when: string
     when: 'a write by filter, on a resource without a key, matched rows that equal rows the resource hides',
   },
   {
+    code: 'changed_while_writing',
+    status: 409,
+    when: 'on a resource with change events, other writes changed the rows a write by filter matches while it ran; nothing was written; send it again',
+  },
+  {
     code: 'precondition_failed',
     status: 412,
     when: 'a row that a write with If-Match addresses has changed since that version was read, or does not exist',

@@ -19,6 +19,7 @@ import {
   resolvedNow,
   resolveResource,
 } from './definitions/resolve-resource';
+import { announcerFor } from './events/announce';
 import { executeRead, executeWrite } from './execute/execute-plan';
 import type { HttpRequest } from './http/from-event';
 import { negotiateRead, negotiateResponse } from './http/negotiate';
@@ -34,7 +35,7 @@ import { planRead } from './plan/plan-read';
 import { planWrite } from './plan/plan-write';
 import { parseRequest, requestTarget } from './request/parse-request';
 import type { Operation, ReadRequest, WriteRequest } from './request/resource-request';
-import { noteRequest } from './request-context';
+import { currentRequestId, noteRequest } from './request-context';
 import { groupRows } from './serial/group-rows';
 import { checkResultSize, meterResult } from './serial/result-size';
 import { type Representation, representationOf, serializeRead } from './serial/serialize-read';
@@ -77,7 +78,7 @@ export async function serveResource(http: HttpRequest, caller: Caller): Promise<
   }
   const output = negotiateResponse(http.headers.accept, request.query.output, request.body?.type);
   const resolved = await confirmedForWrites(settings, await resourceOf(settings, request.name));
-  return servedFresh(resolved, request.name, settings, (fresh) => serveWrite(fresh, request, output, caller));
+  return servedFresh(resolved, request.name, settings, (fresh) => serveWrite(fresh, request, output, caller, settings));
 }
 
 /** The resource: its cached copy at once while fresh, else when resolved. */
@@ -131,13 +132,22 @@ async function serveWrite(
   request: WriteRequest,
   output: OutputType,
   caller: Caller,
+  settings: Config,
 ): Promise<HttpResponse> {
   const plan = await planWrite(resource, request, caller.claims);
   const versions = {
     tagsOf: rowTagsOf(resource, caller.claims, output),
     writtenKey: planWrittenKey(resource, request, plan),
   };
-  const outcome = await executeWrite(db, resource, plan, versions);
+  const subject = typeof caller.claims.sub === 'string' ? caller.claims.sub : undefined;
+  const events = announcerFor(
+    resource,
+    request.op,
+    { requestId: currentRequestId(), caller: subject },
+    settings.events,
+  );
+  const outcome = await executeWrite(db, resource, plan, versions, events?.announce);
+  events?.committed();
   noteRequest({ rows: outcome.rowsAffected });
   const text = serializeWrite(resource, outcome.rowsAffected, outcome.rows, output);
   const body = typeof text === 'string' ? text : await text;

@@ -8,6 +8,8 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 
 export interface RequestRecord {
+  /** The id its answer's X-Request-Id carries. */
+  readonly requestId?: string;
   /** The resource named in the path, once the caller was signed in. */
   resource?: string;
   /** True once the resource's definition was found: only then is the name a bounded metric dimension. */
@@ -49,8 +51,8 @@ interface RequestContext {
 
 const storage = new AsyncLocalStorage<RequestContext>();
 
-export function newRequestRecord(): RequestRecord {
-  return { resourceFound: false, dbMs: 0, dbCalls: 0 };
+export function newRequestRecord(requestId?: string): RequestRecord {
+  return { requestId, resourceFound: false, dbMs: 0, dbCalls: 0 };
 }
 
 /** Runs `serve` with `record` as the current request's record. */
@@ -65,6 +67,11 @@ export function withRequestRecord<T>(
 /** Runs `work` outside any request: its database calls are not the current request's (background checks). */
 export function outsideRequest<T>(work: () => T): T {
   return storage.exit(work);
+}
+
+/** The current request's id; undefined outside a request. */
+export function currentRequestId(): string | undefined {
+  return storage.getStore()?.record.requestId;
 }
 
 /** Notes what the pipeline learnt about the current request. */

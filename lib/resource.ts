@@ -119,6 +119,11 @@ export interface ResourceTable {
   /** Its unique indexes, the primary key's included. */
   readonly uniqueKeys: readonly UniqueKey[];
   /**
+   * The value type of each of its columns, shown or not: a key or link column the query leaves out is still written
+   * as what it is (a change event's key). Every resource built from a catalog has it.
+   */
+  readonly columnTypes?: Readonly<Record<string, ValueType>>;
+  /**
    * How this table hangs off the Parent (extensions, Child, Join) or the Child (child extensions, Join): empty for
    * the Parent, a lookup, and a table whose link the catalog does not show.
    */
@@ -162,6 +167,15 @@ export interface ClaimQuery {
   readonly claims: readonly ClaimPlaceholder[];
 }
 
+/** An operation that writes rows. */
+export type WriteOperation = 'insert' | 'update' | 'delete';
+
+/** `<events>` of a definition: which operations announce their committed rows, and with the row before too. */
+export interface EventsSetting {
+  readonly on: readonly WriteOperation[];
+  readonly before: boolean;
+}
+
 export interface SqlResource {
   readonly name: string;
   readonly file: string;
@@ -187,6 +201,8 @@ export interface SqlResource {
   readonly maxRows?: number;
   /** `<http><request ifMatch="required"/></http>`: a write by key must carry If-Match (else 428). */
   readonly ifMatchRequired?: true;
+  /** `<events>`: its committed writes are announced (an outbox row per row written, in the write's transaction). */
+  readonly events?: EventsSetting;
   readonly documentation?: string;
   /**
    * Set when the resource is one table whose query reads it alone, with no condition: it shows every row of the

@@ -62,6 +62,8 @@ export interface SqlShape {
   /** Every server of the engine gives an INSERT's rows back as stored in the same statement (`returning`). */
   readonly insertReturns: boolean;
   readonly insertReadBack: InsertReadBack;
+  /** The change events' tables (outbox and drain lease): statements that create them, safe to run again. */
+  readonly eventTables: readonly string[];
   /**
    * The bytes of SQL text the engine's driver sends for `statement`: its text, with the values written into it
    * where the driver binds them there, escaped as the driver escapes them. What keeps every statement below RDS

@@ -52,6 +52,7 @@ export function buildResource(
     cacheControl: definition.cacheControl ?? defaultCacheControl,
     ...(definition.maxRows === undefined ? {} : { maxRows: definition.maxRows }),
     ...(definition.ifMatchRequired ? { ifMatchRequired: true } : {}),
+    ...(definition.events === undefined ? {} : { events: definition.events }),
     documentation: definition.documentation,
     ...(showsWholeTable(definition, found, engine) ? { showsEveryRow: true } : {}),
   };
@@ -176,6 +177,7 @@ function linkedTable(
     primaryKey: table.primaryKey,
     generatedColumns: table.columns.filter((c) => c.generated).map((c) => c.name),
     uniqueKeys: table.uniqueKeys,
+    columnTypes: Object.fromEntries(table.columns.map((c) => [c.name, c.type])),
   };
   const extension = declared.role === 'ParentExtension' || declared.role === 'ChildExtension';
   const links: TableLink[] = [];

@@ -5,7 +5,7 @@
  */
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { DefinitionError } from '../errors';
-import type { TableRole, ValidationRule } from '../resource';
+import type { EventsSetting, TableRole, ValidationRule, WriteOperation } from '../resource';
 
 export interface DeclaredTable {
   readonly name: string;
@@ -26,6 +26,8 @@ export interface Definition {
   readonly maxRows?: number;
   /** `<http><request ifMatch="required"/></http>`: a write by key without If-Match is a 428. */
   readonly ifMatchRequired?: true;
+  /** `<events on="insert update delete" before="true"/>`: the committed writes it announces. */
+  readonly events?: EventsSetting;
   readonly documentation?: string;
 }
 
@@ -66,6 +68,7 @@ export function parseDefinition(file: string, xml: string): Definition {
     cacheControl: optionalAttribute((root.http as XmlNode | undefined)?.response, 'cacheControl'),
     ...parseIfMatch(file, (root.http as XmlNode | undefined)?.request),
     ...parseLimits(file, root.limits),
+    ...parseEvents(file, root.events),
     documentation: typeof root.documentation === 'string' ? documentationText(root.documentation) : undefined,
   };
 }
@@ -94,6 +97,27 @@ function parseIfMatch(file: string, node: unknown): { ifMatchRequired?: true } {
   if (value === undefined || value === 'optional') return {};
   if (value === 'required') return { ifMatchRequired: true };
   throw new DefinitionError(file, `http/request has ifMatch="${value}"; expected "required" or "optional"`);
+}
+
+const writeOperations: readonly WriteOperation[] = ['insert', 'update', 'delete'];
+
+function parseEvents(file: string, node: unknown): { events?: EventsSetting } {
+  if (node === undefined) return {};
+  const on = optionalAttribute(node, 'on');
+  if (on === undefined) {
+    throw new DefinitionError(file, 'events has no on attribute; expected on="insert update delete" (any of them)');
+  }
+  const named = on.trim().split(/\s+/);
+  const unknown = named.find((name) => !writeOperations.includes(name as WriteOperation));
+  if (unknown !== undefined) {
+    throw new DefinitionError(file, `events has on="${on}"; "${unknown}" is not one of insert, update, delete`);
+  }
+  const before = optionalAttribute(node, 'before') ?? 'false';
+  if (before !== 'true' && before !== 'false') {
+    throw new DefinitionError(file, `events has before="${before}"; expected "true" or "false"`);
+  }
+  const operations = writeOperations.filter((operation) => named.includes(operation));
+  return { events: { on: operations, before: before === 'true' } };
 }
 
 function optionalAttribute(node: unknown, name: string): string | undefined {

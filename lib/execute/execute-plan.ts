@@ -1,6 +1,7 @@
 /**
  * Runs a plan: a read, or the writes of one request in one transaction: commit when every statement
- * succeeded, roll back on any error (a write that is one statement runs alone, atomic by itself: one-statement). A constraint it breaks is reported in the resource's labels. A plan with the
+ * succeeded, roll back on any error (a write that is one statement runs alone, atomic by itself: one-statement;
+ * not one whose changed rows are announced, which adds its events in the same transaction). A constraint it breaks is reported in the resource's labels. A plan with the
  * caller's query (claims) reads through it; writes touch only the rows the query shows (shown-rows). A read that
  * may return many rows reads them a batch at a time, and stops as soon as it is over its cap or its caller's
  * limit: the database sends no more.
@@ -12,6 +13,7 @@ import { ConstraintError, TooLargeError } from '../errors';
 import type { Key, ReadPlan, WritePlan } from '../plan/plan';
 import type { SqlResource } from '../resource';
 import { compileSelect, countLabel } from '../sql/compile-select';
+import { ChangeLog, type RowChange } from './change-log';
 import { checkVersions, type RowTags } from './check-versions';
 import { executeDelete } from './execute-delete';
 import { executeInsert, type WriteOutcome } from './execute-insert';
@@ -21,6 +23,9 @@ import { isOneStatement, oneStatementOn } from './one-statement';
 import { insertsReturnOn } from './stored-rows';
 
 export type { WriteOutcome } from './execute-insert';
+
+/** Adds the events of a write's changed rows, in its transaction (change events). */
+export type Announce = (tx: Executor, changes: readonly RowChange[]) => Promise<void>;
 
 /**
  * Reads of at most this many rows (and flat reads by key) take one round trip; bigger ones are read this many rows
@@ -129,6 +134,7 @@ export async function executeWrite(
   resource: SqlResource,
   plan: WritePlan,
   versions?: RowVersions,
+  announce?: Announce,
 ): Promise<ConditionalOutcome> {
   const write = (tx: Executor): Promise<WriteOutcome> => {
     switch (plan.kind) {
@@ -149,9 +155,17 @@ export async function executeWrite(
     const [etag] = writtenKey ? await versions.tagsOf(tx, writtenKey, false) : [];
     return etag === undefined ? outcome : { ...outcome, etag };
   };
+  // the rows it changed are recorded as it runs, and announced before it commits
+  const announced = async (tx: Executor): Promise<ConditionalOutcome> => {
+    if (!announce) return conditional(tx);
+    const log = new ChangeLog(tx, resource);
+    const outcome = await conditional(log);
+    await announce(tx, log.changes);
+    return outcome;
+  };
   try {
-    const alone = !check && !writtenKey && isOneStatement(resource, plan, insertsReturnOn(db, resource));
-    return await (alone ? write(oneStatementOn(db)) : db.transaction(conditional));
+    const alone = !announce && !check && !writtenKey && isOneStatement(resource, plan, insertsReturnOn(db, resource));
+    return await (alone ? write(oneStatementOn(db)) : db.transaction(announced));
   } catch (error) {
     throw error instanceof ConstraintError
       ? new ConstraintError(error.violation, labelViolation(resource, error.violation), error.cause)

@@ -11,13 +11,12 @@ import { sqlShapeOf } from '../db/engines/registry';
 import type { CallerQuery, ChildChanges, ChildRow, ColumnValues, ExtensionValues, Key, UpdateRows } from '../plan/plan';
 import type { ResourceTable, SqlResource } from '../resource';
 import { tableOf } from '../resource-levels';
-import { compileInsert } from '../sql/compile-insert';
 import { compileUpdate } from '../sql/compile-update';
 import type { Match } from '../sql/match';
 import { requireVisible, type WrittenRow } from './require-visible';
 import { ownParent, requireAllChildrenShown, shownChildren, shownParents } from './shown-rows';
 import { chunks } from './statement-size';
-import { selectKeys, selectRow, selectRowsByKey } from './stored-rows';
+import { insertTableRow, selectKeys, selectRow, selectRowsByKey } from './stored-rows';
 import { byKey, byLink, keyRow, linkTo, linkValues } from './table-links';
 import { columnFilters } from './target-keys';
 import { updateKeyedRows, updateRuns } from './update-rows';
@@ -93,12 +92,7 @@ async function upsertExtensions(
     const present = await selectRowsByKey(tx, resource, table, ownerKeys, link.columns);
     for (const [i, key] of ownerKeys.entries()) {
       if (present[i]) continue;
-      await tx.run(
-        compileInsert(sqlShapeOf(resource.engine), table, {
-          ...ext.values,
-          ...linkValues(link, keyRow(owner.primaryKey, key)),
-        }),
-      );
+      await insertTableRow(tx, resource, table, { ...ext.values, ...linkValues(link, keyRow(owner.primaryKey, key)) });
     }
     rowsAffected += ownerKeys.length;
   }

@@ -10,6 +10,7 @@ import type { ColumnValues, Key } from '../plan/plan';
 import type { ResourceTable, SqlResource } from '../resource';
 import { compileInsertRows, insertColumns } from '../sql/compile-insert-rows';
 import type { ServerInserts } from '../sql-shape';
+import { noteInserted } from './inserted-rows';
 import { fittedStatements } from './statement-size';
 import { insertTableRow, type StoredRow, selectRowsByKey } from './stored-rows';
 
@@ -84,6 +85,7 @@ async function insertOver(
       out.push(...(await readBack(tx, resource, table, run, keys)));
     }
   }
+  noteInserted(tx, table, out);
   return out;
 }
 

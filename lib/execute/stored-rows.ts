@@ -12,7 +12,8 @@ import type { ResourceTable, SqlResource } from '../resource';
 import { compileInsert } from '../sql/compile-insert';
 import { compileSelectWhere } from '../sql/compile-select';
 import type { Match } from '../sql/match';
-import { keyText, type Value } from '../values';
+import { keyText, type Row, type Value } from '../values';
+import { noteInserted } from './inserted-rows';
 import { chunks } from './statement-size';
 import { byKey } from './table-links';
 
@@ -37,9 +38,22 @@ export async function insertTableRow(
 ): Promise<StoredRow> {
   const statement = compileInsert(sqlShapeOf(resource.engine), table, values, insertsReturnOn(tx, resource));
   const result = await tx.run(statement);
-  if (statement.returning) return { ...(result.rows[0] ?? {}) };
+  const stored = await storedRow(tx, resource, table, values, statement.returning ? result.rows[0] : result.insertId);
+  noteInserted(tx, table, [stored]);
+  return stored;
+}
+
+/** The row an INSERT stored: as it returned it, else read back by its key (with the insert id), else as given. */
+async function storedRow(
+  tx: Executor,
+  resource: SqlResource,
+  table: ResourceTable,
+  values: ColumnValues,
+  returned: Row | string | undefined,
+): Promise<StoredRow> {
+  if (typeof returned === 'object') return { ...returned };
   const key = table.primaryKey.map((c) =>
-    c in values ? values[c] : table.generatedColumns.includes(c) ? (result.insertId ?? null) : null,
+    c in values ? values[c] : table.generatedColumns.includes(c) ? (returned ?? null) : null,
   );
   if (table.primaryKey.length === 0 || key.some((v) => v === null || v === undefined)) return { ...values };
   return (await selectRow(tx, resource, table, [byKey(table, [key as Key])])) ?? { ...values };

@@ -114,7 +114,7 @@ export async function observeRequest<T>(
   if (lambda?.functionName !== undefined) o.logger.addContext(lambda as Context);
   const cold = o.coldStart;
   o.coldStart = false;
-  const record = newRequestRecord();
+  const record = newRequestRecord(requestId);
   const outcome = await withRequestRecord(
     record,
     { wrap: o.traceCall, listen: debugListener(o.logger, requestId) },

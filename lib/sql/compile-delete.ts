@@ -12,5 +12,6 @@ export function compileDelete(
   filters: readonly ColumnFilter[] = [],
 ): CompiledQuery {
   const params = new ParamList(shape);
-  return params.compile(`DELETE FROM ${shape.quoteTable(table)} WHERE ${whereClause(params, where, filters)}`);
+  const text = `DELETE FROM ${shape.quoteTable(table)} WHERE ${whereClause(params, where, filters)}`;
+  return { ...params.compile(text), target: { verb: 'delete', table, where, filters } };
 }

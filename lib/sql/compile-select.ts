@@ -10,7 +10,7 @@ import type { SqlShape } from '../sql-shape';
 import type { CompiledQuery } from './compiled-query';
 import { filterCondition } from './filter-condition';
 import { keysetCondition } from './keyset-condition';
-import { type Match, whereClause } from './match';
+import { type ColumnFilter, type Match, whereClause } from './match';
 import { ParamList } from './param-list';
 
 /** The label of the row count of a SelectSpec with `count`. */
@@ -65,9 +65,10 @@ export function compileSelectWhere(
   columns: readonly string[] | '*',
   where: readonly Match[],
   lock = false,
+  filters: readonly ColumnFilter[] = [],
 ): CompiledQuery {
   const params = new ParamList(shape);
   const list = columns === '*' ? '*' : columns.map((c) => shape.quoteIdentifier(c)).join(', ');
-  const select = `SELECT ${list} FROM ${shape.quoteTable(table)} WHERE ${whereClause(params, where)}`;
+  const select = `SELECT ${list} FROM ${shape.quoteTable(table)} WHERE ${whereClause(params, where, filters)}`;
   return params.compile(lock ? shape.lockForUpdate(select) : select);
 }

@@ -35,6 +35,7 @@ export function compileUpdateRows(
     });
     return `${col} = CASE ${whens.join(' ')} ELSE ${col} END`;
   });
-  const where = whereClause(params, [{ columns: keyColumns, keys: rows.map((r) => r.key) }, ...only]);
-  return params.compile(`UPDATE ${shape.quoteTable(table)} SET ${set.join(', ')} WHERE ${where}`);
+  const matches = [{ columns: keyColumns, keys: rows.map((r) => r.key) }, ...only];
+  const text = `UPDATE ${shape.quoteTable(table)} SET ${set.join(', ')} WHERE ${whereClause(params, matches)}`;
+  return { ...params.compile(text), target: { verb: 'update', table, where: matches, filters: [], set: rows } };
 }

@@ -17,5 +17,6 @@ export function compileUpdate(
   const set = Object.keys(values)
     .map((c) => `${shape.quoteIdentifier(c)} = ${params.add(values[c] ?? null)}`)
     .join(', ');
-  return params.compile(`UPDATE ${shape.quoteTable(table)} SET ${set} WHERE ${whereClause(params, where, filters)}`);
+  const text = `UPDATE ${shape.quoteTable(table)} SET ${set} WHERE ${whereClause(params, where, filters)}`;
+  return { ...params.compile(text), target: { verb: 'update', table, where, filters, set: values } };
 }

@@ -584,9 +584,22 @@ const invalid: { name: string; definition: Definition; catalog: QueryCatalog; pr
 describe('buildResource', () => {
   it.each(built)('$name', ({ definition, catalog, expected }) => {
     const resource = buildResource('shop.Thing', definition, catalog, 'postgres');
-    expect(Object.fromEntries(Object.keys(expected).map((k) => [k, resource[k as keyof SqlResource]]))).toEqual(
-      expected,
+    // each table's column types are the catalog's, shown or not (checked on their own below)
+    const tables = Object.fromEntries(
+      Object.entries(resource.tables).map(([name, { columnTypes: _types, ...table }]) => [name, table]),
     );
+    const got: Record<string, unknown> = { ...resource, tables };
+    expect(Object.fromEntries(Object.keys(expected).map((k) => [k, got[k]]))).toEqual(expected);
+  });
+
+  it('keeps the value type of every column of each table, the ones the query leaves out too', () => {
+    const [, { definition, catalog }] = built as [unknown, (typeof built)[number]];
+    const resource = buildResource('shop.Thing', definition, catalog, 'postgres');
+    for (const [name, table] of Object.entries(resource.tables)) {
+      const columns = catalog.tables[name]?.columns ?? [];
+      expect(columns.length).toBeGreaterThan(0);
+      expect(table.columnTypes).toEqual(Object.fromEntries(columns.map((c) => [c.name, c.type])));
+    }
   });
 
   it('passes the engine through', () => {

@@ -40,8 +40,17 @@ const defaults: Config = {
   privileges: undefined,
   databaseIamAuth: false,
   databaseSecretArn: undefined,
+  events: {
+    source: 'relational-resource-service',
+    webhookUrl: undefined,
+    webhookSecret: undefined,
+    maxAttempts: 10,
+    drainIntervalMs: 1000,
+  },
   onLambda: false,
 };
+
+const secret = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
 
 describe('readConfig', () => {
   it.each([
@@ -146,6 +155,26 @@ describe('readConfig', () => {
       },
     },
     {
+      name: 'change events: the source, a signed webhook and the drain',
+      env: {
+        EVENTS_SOURCE: 'https://api.example.com',
+        EVENTS_WEBHOOK_URL: 'http://localhost:4000/hooks',
+        EVENTS_WEBHOOK_SECRET: secret,
+        EVENTS_MAX_ATTEMPTS: '3',
+        EVENTS_DRAIN_INTERVAL_MS: '250',
+      },
+      expected: {
+        ...defaults,
+        events: {
+          source: 'https://api.example.com',
+          webhookUrl: 'http://localhost:4000/hooks',
+          webhookSecret: secret,
+          maxAttempts: 3,
+          drainIntervalMs: 250,
+        },
+      },
+    },
+    {
       name: 'on Lambda the pool is 1: a container serves one request at a time',
       env: { AWS_LAMBDA_FUNCTION_NAME: 'rrs-get' },
       expected: { ...defaults, poolSize: 1, onLambda: true },
@@ -218,6 +247,19 @@ describe('readConfig', () => {
       message: 'PRIVILEGES is set but AUTH_ISSUER is not: without sign-in it cannot apply',
     },
     { env: { DATABASE_IAM_AUTH: 'yes' }, message: 'DATABASE_IAM_AUTH must be true or false, got "yes"' },
+    {
+      env: { EVENTS_WEBHOOK_URL: 'http://localhost:4000/hooks' },
+      message: 'EVENTS_WEBHOOK_SECRET must be set with EVENTS_WEBHOOK_URL: webhooks are signed',
+    },
+    {
+      env: { EVENTS_WEBHOOK_URL: 'localhost:4000', EVENTS_WEBHOOK_SECRET: secret },
+      message: 'EVENTS_WEBHOOK_URL must be an http:// or https:// URL, got "localhost:4000"',
+    },
+    {
+      env: { EVENTS_WEBHOOK_URL: 'http://localhost:4000/hooks', EVENTS_WEBHOOK_SECRET: 'hunter2' },
+      message: 'EVENTS_WEBHOOK_SECRET must be a whsec_ secret: whsec_ and at least 12 bytes in base64',
+    },
+    { env: { EVENTS_MAX_ATTEMPTS: '0' }, message: 'EVENTS_MAX_ATTEMPTS must be a positive integer, got "0"' },
   ])('$message', ({ env, message }) => {
     expect(serviceErrorOf(() => readConfig(env))).toMatchObject({ code: 'configuration_invalid', message });
   });

@@ -12,6 +12,8 @@ export abstract class StandardSql implements SqlShape {
   readonly insertReturns: boolean = true;
   readonly insertReadBack: InsertReadBack = { kind: 'always', inserts: { returning: true } };
   readonly insertDefaults: string = 'DEFAULT VALUES';
+  /** Each engine's own: their column types differ. */
+  abstract readonly eventTables: readonly string[];
   /** NULL is above every value in PostgreSQL's order. */
   readonly plainNullsFirst: boolean = false;
 

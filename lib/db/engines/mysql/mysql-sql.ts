@@ -8,9 +8,12 @@ import { format, type SqlValue } from 'sql-escaper';
 import type { InsertReadBack } from '../../../sql-shape';
 import type { Value } from '../../../values';
 import { StandardSql } from '../standard-sql';
+import { mysqlEventTables } from './mysql-event-tables';
 import { readServerInserts, serverInsertsQuery } from './mysql-server-inserts';
 
 export class MysqlSql extends StandardSql {
+  override readonly eventTables: readonly string[] = mysqlEventTables;
+
   /**
    * MySQL has no INSERT ... RETURNING (MariaDB has since 10.5): a single row is read back by its key (or the insert
    * id), and a multi-row INSERT as the server says it can be.

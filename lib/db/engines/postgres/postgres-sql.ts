@@ -5,8 +5,11 @@
  */
 import type { Value } from '../../../values';
 import { StandardSql } from '../standard-sql';
+import { postgresEventTables } from './postgres-event-tables';
 
 export class PostgresSql extends StandardSql {
+  override readonly eventTables: readonly string[] = postgresEventTables;
+
   placeholder(position: number): string {
     return `$${position}`;
   }
