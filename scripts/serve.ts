@@ -7,8 +7,10 @@
  * per database (5 by default outside Lambda). It talks to the database directly, so it prepares PostgreSQL
  * statements (DB_PREPARE, default true here; set it to false behind RDS Proxy, where they pin connections). With
  * sign-in on, a request's token is checked before its body is read; with it off, it says so as it starts (a warning:
- * it listens on every interface by default). SIGTERM or SIGINT stops it gracefully: no new
- * connections, the requests in flight finish (at most SHUTDOWN_GRACE_MS, default 25 s), the database pools close,
+ * it listens on every interface by default). With a change events sink configured it drains the outbox of every
+ * database with events, every EVENTS_DRAIN_INTERVAL_MS and after each write that announced some. SIGTERM or SIGINT stops it gracefully: no new
+ * connections, the requests in flight finish (at most SHUTDOWN_GRACE_MS, default 25 s), the drain finishes its
+ * round, the database pools close,
  * and it exits 0. Starts no database.
  */
 import { authenticate } from '../lib/auth/authenticate';
@@ -16,6 +18,7 @@ import { config } from '../lib/config';
 import { closeDatabases } from '../lib/db/select-database';
 import { writeLogLinesPerTurn } from '../lib/observe/observers';
 import { createServiceServer } from '../lib/server/create-server';
+import { eventsNotice, startEventsDrain } from '../lib/server/events-drain';
 import { functions } from '../lib/server/functions';
 import { serverSettings } from '../lib/server/server-settings';
 import { signInNotice } from '../lib/server/sign-in-notice';
@@ -39,6 +42,8 @@ async function main(): Promise<void> {
       await authenticate({ authorization }, config());
     },
   });
+  // read before it listens: the lines it prints once listening are all there when a supervisor sees it listen
+  const events = await eventsNotice(settings);
   await new Promise<void>((resolve, reject) => {
     service.server.once('error', reject);
     service.server.listen(port, host, resolve);
@@ -55,6 +60,8 @@ async function main(): Promise<void> {
   );
   const signIn = signInNotice(settings);
   (signIn.warning ? console.warn : console.log)(signIn.lines.join(' '));
+  for (const line of events) console.log(line);
+  const drains = startEventsDrain(settings);
   let stopping = false;
   const stop = (signal: string) => {
     // a second signal (Ctrl-C's, or one relayed by npm/tsx to the whole group) changes nothing: the grace bounds it
@@ -63,6 +70,7 @@ async function main(): Promise<void> {
     console.log(`${signal}: stopping (${service.inFlight()} requests in flight)`);
     service
       .stop(grace)
+      .then(() => drains?.stop())
       .then(() => closeDatabases())
       .then(
         () => {

@@ -3,16 +3,19 @@
  * Without any database variable it starts an in-memory PGlite seeded with the demo bookstore and serves it over
  * the PostgreSQL wire protocol, so the handlers use the same postgres.js path as in production. With
  * DATABASE_URL or any DATABASE_URL_<NAME> it uses the databases they name as they are (no seeding, no PGlite).
- * It never prints a password.
+ * With a change events sink configured (EVENTS_WEBHOOK_URL, EVENTS_WEBHOOK_SECRET) it drains their outbox every
+ * EVENTS_DRAIN_INTERVAL_MS, so that events can be watched as they arrive. It never prints a password.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import postgres from 'postgres';
-import { authConfig } from '../lib/config';
+import { authConfig, type Config, readConfig } from '../lib/config';
 import { maskUrl } from '../lib/db/mask-url';
+import { closeDatabases } from '../lib/db/select-database';
 import { fileSource } from '../lib/definitions/file-source';
+import { eventsNotice, startEventsDrain } from '../lib/server/events-drain';
 import { signInNotice } from '../lib/server/sign-in-notice';
 import { seedDemo } from './demo/seed';
 import { startPgliteServer } from './pglite-server';
@@ -111,6 +114,7 @@ async function printBanner(
   definitionsDir: string,
   database: LocalDatabase,
   settings: SignInSettings,
+  handlers: Config | undefined,
 ): Promise<void> {
   const base = `http://localhost:${port}`;
   const auth = settings.authIssuer ? '-H "Authorization: Bearer $TOKEN" ' : '';
@@ -120,6 +124,7 @@ async function printBanner(
     `  Relational Resource Service: ${base}/res/`,
     ...database.description.map((line) => `  ${line}`),
     ...signInNotice(settings).lines.map((line) => `  ${line}`),
+    ...(handlers ? await eventsNotice(handlers) : []).map((line) => `  ${line}`),
     '',
     '  Try:',
     ...(settings.authJwksUrl?.startsWith('file:') ? ['    TOKEN=$(npm run -s token -- --roles reader)'] : []),
@@ -220,14 +225,33 @@ async function main(): Promise<void> {
     ...database.env,
     DEFINITIONS_DIR: definitionsDir,
   });
+  // the handlers run in serverless-offline's workers; the change events' drain runs here, on the handlers' settings
+  const events = handlerSettings({ ...process.env, ...database.env, DEFINITIONS_DIR: definitionsDir });
   let announced = false;
   const announce = () => {
-    if (!announced) void printBanner(port, definitionsDir, database, settings);
+    if (!announced) void printBanner(port, definitionsDir, database, settings, events);
     announced = true;
   };
   pipeThrough(child.stdout as NodeJS.ReadableStream, process.stdout, announce);
   pipeThrough(child.stderr as NodeJS.ReadableStream, process.stderr, announce);
-  superviseChild(child, database);
+  const drains = events && startEventsDrain(events);
+  superviseChild(child, {
+    ...database,
+    stop: async () => {
+      await drains?.stop();
+      await closeDatabases();
+      await database.stop();
+    },
+  });
+}
+
+/** The handlers' configuration; undefined when it does not read (the handlers answer that, as on Lambda). */
+function handlerSettings(env: NodeJS.ProcessEnv): Config | undefined {
+  try {
+    return readConfig(env);
+  } catch {
+    return undefined;
+  }
 }
 
 if (require.main === module) {

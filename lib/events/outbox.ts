@@ -5,13 +5,14 @@
  * always parameters. Pure, but for writeOutbox.
  */
 import type { Executor, Statement } from '../db/database';
+import { drainsTable, outboxTable } from '../event-tables';
 import { fittedStatements } from '../execute/statement-size';
 import { ParamList } from '../sql/param-list';
 import type { SqlShape } from '../sql-shape';
 import type { Value } from '../values';
 import type { OutboxEvent } from './change-events';
 
-/** The lease a drain holds while it publishes (one row of rrs_event_drains). */
+/** The lease a drain holds while it publishes (one row of the drains' table). */
 const leaseName = 'drain';
 
 /** Adds the events to the outbox: a multi-row INSERT (more than one when they are many). */
@@ -28,7 +29,7 @@ function insertEvents(shape: SqlShape, events: readonly OutboxEvent[]): Statemen
       `(${[e.id, e.orderingKey, e.event, e.createdAt, e.createdAt].map((v) => params.add(v as Value)).join(', ')})`,
   );
   return params.compile(
-    `INSERT INTO rrs_events (id, ordering_key, event, created_at, next_attempt_at) VALUES ${rows.join(', ')}`,
+    `INSERT INTO ${outboxTable} (id, ordering_key, event, created_at, next_attempt_at) VALUES ${rows.join(', ')}`,
   );
 }
 
@@ -41,14 +42,14 @@ export function takeLease(shape: SqlShape, holder: string, now: number, until: n
   const n = params.add(now);
   const h2 = params.add(holder);
   return params.compile(
-    `UPDATE rrs_event_drains SET holder = ${h}, until_ms = ${u} WHERE name = ${name} AND (until_ms < ${n} OR holder = ${h2})`,
+    `UPDATE ${drainsTable} SET holder = ${h}, until_ms = ${u} WHERE name = ${name} AND (until_ms < ${n} OR holder = ${h2})`,
   );
 }
 
 export function releaseLease(shape: SqlShape, holder: string): Statement {
   const params = new ParamList(shape);
   return params.compile(
-    `UPDATE rrs_event_drains SET until_ms = 0 WHERE name = ${params.add(leaseName)} AND holder = ${params.add(holder)}`,
+    `UPDATE ${drainsTable} SET until_ms = 0 WHERE name = ${params.add(leaseName)} AND holder = ${params.add(holder)}`,
   );
 }
 
@@ -66,7 +67,7 @@ export interface PendingEvent {
 /** The oldest `limit` pending events, in the order they were written. */
 export function selectPending(shape: SqlShape, limit: number): Statement {
   const params = new ParamList(shape);
-  const text = `SELECT seq, id, ordering_key, event, created_at, attempts, next_attempt_at FROM rrs_events WHERE state = ${params.add('pending')} ORDER BY seq LIMIT ${Math.trunc(limit)}`;
+  const text = `SELECT seq, id, ordering_key, event, created_at, attempts, next_attempt_at FROM ${outboxTable} WHERE state = ${params.add('pending')} ORDER BY seq LIMIT ${Math.trunc(limit)}`;
   return params.compile(text);
 }
 
@@ -85,7 +86,7 @@ export function pendingOf(row: Readonly<Record<string, Value>>): PendingEvent {
 /** Published events leave the outbox. */
 export function deletePublished(shape: SqlShape, seqs: readonly string[]): Statement {
   const params = new ParamList(shape);
-  return params.compile(`DELETE FROM rrs_events WHERE seq IN (${seqs.map((s) => params.add(s)).join(', ')})`);
+  return params.compile(`DELETE FROM ${outboxTable} WHERE seq IN (${seqs.map((s) => params.add(s)).join(', ')})`);
 }
 
 /** A failed delivery: tried again at `nextAttemptAt`, or dead-lettered (state `dead`). */
@@ -103,20 +104,22 @@ export function markFailed(
     `next_attempt_at = ${params.add(nextAttemptAt)}`,
     `last_error = ${params.add(error.slice(0, 1000))}`,
   ];
-  return params.compile(`UPDATE rrs_events SET ${set.join(', ')} WHERE seq = ${params.add(event.seq)}`);
+  return params.compile(`UPDATE ${outboxTable} SET ${set.join(', ')} WHERE seq = ${params.add(event.seq)}`);
 }
 
 /** Per state: how many events, and when the oldest was written. */
 export function selectBacklog(shape: SqlShape): Statement {
   return new ParamList(shape).compile(
-    'SELECT state, COUNT(*) AS events, MIN(created_at) AS oldest FROM rrs_events GROUP BY state',
+    `SELECT state, COUNT(*) AS events, MIN(created_at) AS oldest FROM ${outboxTable} GROUP BY state`,
   );
 }
 
 /** Dead-lettered events (all, or the one of `id`) are pending again, from their first attempt. */
 export function replayDead(shape: SqlShape, now: number, id?: string): Statement {
+  // placeholders are added in the order they stand: MySQL's are positional
   const params = new ParamList(shape);
   const set = `state = ${params.add('pending')}, attempts = 0, next_attempt_at = ${params.add(now)}, last_error = NULL`;
+  const dead = `state = ${params.add('dead')}`;
   const which = id === undefined ? '' : ` AND id = ${params.add(id)}`;
-  return params.compile(`UPDATE rrs_events SET ${set} WHERE state = ${params.add('dead')}${which}`);
+  return params.compile(`UPDATE ${outboxTable} SET ${set} WHERE ${dead}${which}`);
 }

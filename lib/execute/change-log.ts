@@ -62,12 +62,11 @@ export class ChangeLog implements Executor {
     }
     const columns = keyColumnsOf(table, before[0]);
     const setOf = valuesSetOn(columns, target.set);
-    const keys = before.map((row) =>
-      columns.map((c) => {
-        const values = setOf(row);
-        return values && c in values ? (values[c] ?? null) : (row[c] ?? null);
-      }),
-    );
+    // a key column the update sets has its new value
+    const keys = before.map((row) => {
+      const values = setOf(row) ?? {};
+      return columns.map((c) => (c in values ? (values[c] ?? null) : (row[c] ?? null)));
+    });
     const after = await selectRowsByKey(this.tx, this.resource, table, keys, columns);
     before.forEach((row, i) => {
       this.changes.push({ verb: 'update', table, before: { ...row }, after: after[i] ?? { ...row } });

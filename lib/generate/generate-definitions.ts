@@ -3,6 +3,7 @@
  * files it writes, each definition named after its resource, and the privileges stub. Pure.
  */
 import type { DescribedSchema } from '../db/engine';
+import { serviceTables } from '../event-tables';
 import { planResources } from './plan-resources';
 import { privilegesFile, privilegesStub } from './privileges-stub';
 import { type SqlNaming, writeDefinition } from './write-definition';
@@ -19,8 +20,12 @@ export interface Generated {
   readonly notes: readonly string[];
 }
 
-/** Only the tables named (as the catalog spells them, or in another case when that is unambiguous); all without names. */
-export function selectTables(schema: DescribedSchema, names?: readonly string[]): DescribedSchema {
+/**
+ * Only the tables named (as the catalog spells them, or in another case when that is unambiguous); all without names.
+ * The service's own tables (the change events' outbox and lease) are never among them.
+ */
+export function selectTables(described: DescribedSchema, names?: readonly string[]): DescribedSchema {
+  const schema = { ...described, tables: described.tables.filter((t) => !serviceTables.includes(t.table)) };
   if (!names) return schema;
   const missing: string[] = [];
   const tables = names.flatMap((name) => {

@@ -26,6 +26,7 @@ import { urlOf } from '../scratch-database';
 import { startEmbeddedDatabase } from '../start';
 import { type Case, casesNamed } from './http-cases';
 import { type Figures, type LoadOptions, measure, type BenchRequest as Request, readLoadOptions } from './load';
+import { benchDatabases } from './option';
 import { type Running, startScript } from './start-script';
 
 interface Options extends LoadOptions {
@@ -43,13 +44,10 @@ function readOptions(argv: readonly string[]): Options {
     const at = argv.indexOf(flag);
     return at < 0 ? undefined : argv[at + 1];
   };
-  const pg = value('--pg') ?? process.env.TEST_PG_URL;
-  const my = value('--mysql') ?? process.env.TEST_MYSQL_URL;
-  const databases = [...(pg ? [{ db: 'postgres', url: pg }] : []), ...(my ? [{ db: 'mariadb', url: my }] : [])];
   const at = argv.indexOf('--json');
   const next = argv[at + 1];
   return {
-    databases: databases.length > 0 ? databases : [{ db: 'pglite' }],
+    databases: benchDatabases(value),
     ...readLoadOptions(value),
     ...(at < 0 ? {} : { json: next && !next.startsWith('--') ? next : '-' }),
     database: value('--database') ?? 'rrs_bench_http',

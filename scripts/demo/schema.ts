@@ -3,6 +3,8 @@
  * creates. One table text for both engines; only the few column types that differ are looked up per engine.
  * No ON DELETE CASCADE anywhere: the service deletes child, extension and join rows itself.
  */
+import { engineNamed } from '../../lib/db/engines/registry';
+import { serviceTables } from '../../lib/event-tables';
 import type { EngineName } from '../../lib/resource';
 
 interface EngineTypes {
@@ -126,7 +128,10 @@ const POSTGRES_INDEXES = [
 export function demoSchema(engine: EngineName): string[] {
   const types = TYPES[engine];
   const bodies = tableBodies(types);
-  const drops = [...DEMO_TABLES].reverse().map((table) => `drop table if exists ${table}`);
+  const drops = [...serviceTables, ...[...DEMO_TABLES].reverse()].map((table) => `drop table if exists ${table}`);
   const creates = DEMO_TABLES.map((table) => `create table ${table} (\n  ${bodies[table]}\n)${types.tableSuffix}`);
-  return [...drops, ...creates, ...(engine === 'postgres' ? POSTGRES_INDEXES : [])];
+  // BookReviews announces its changes (change events): the outbox and the drains' lease, as events:setup makes them;
+  // dropped first with the demo's tables, so that a new seed starts with none
+  const events = engineNamed(engine).sql.eventTables;
+  return [...drops, ...creates, ...(engine === 'postgres' ? POSTGRES_INDEXES : []), ...events];
 }

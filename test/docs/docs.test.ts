@@ -5,6 +5,8 @@
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { mysqlEventTables } from '../../lib/db/engines/mysql/mysql-event-tables';
+import { postgresEventTables } from '../../lib/db/engines/postgres/postgres-event-tables';
 import { headingAnchors, linksIn } from '../support/doc-examples';
 
 const root = path.resolve(__dirname, '..', '..');
@@ -42,4 +44,10 @@ it('cites no decision id or spec section, which readers cannot look up', () => {
       .flatMap((line, i) => (label.test(line) ? [`${page}:${i + 1}: ${line.trim()}`] : [])),
   );
   expect(cited).toEqual([]);
+});
+
+it('docs/events.md shows the statements npm run events:setup runs, on each engine', () => {
+  const blocks = [...text('docs/events.md').matchAll(/```sql\n([\s\S]*?)```/g)].map((m) => m[1]);
+  const shown = (statements: readonly string[]) => `${statements.join(';\n')};\n`;
+  expect(blocks).toEqual([shown(postgresEventTables), shown(mysqlEventTables)]);
 });

@@ -20,8 +20,9 @@ const allowed: Readonly<Record<string, readonly string[]>> = {
   sql: ['plan'],
   db: [],
   serial: [],
-  // change events: built from a write's recorded rows in the JSON representation's values, kept in an outbox table
-  events: ['execute', 'serial', 'sql', 'db'],
+  // change events: built from a write's recorded rows in the JSON representation's values, kept in an outbox table;
+  // the drain finds the databases with events in the definitions
+  events: ['execute', 'serial', 'sql', 'db', 'definitions'],
 };
 
 function sources(dir: string): string[] {
