@@ -6,6 +6,7 @@
  */
 import { Webhook } from 'standardwebhooks';
 import type { PendingEvent } from './outbox';
+import { postText } from './post-text';
 
 /** Where a drain delivers events: resolves once one is delivered, rejects with what went wrong. */
 export interface Sink {
@@ -14,12 +15,12 @@ export interface Sink {
   publish(event: PendingEvent): Promise<void>;
 }
 
-const timeoutMs = 10_000;
-
-export function webhookSink(url: string, secret: string, now: () => Date = () => new Date()): Sink {
+/** `timeoutMs`: how long a delivery waits for its answer (10 s). */
+export function webhookSink(url: string, secret: string, timeoutMs = 10_000, now: () => Date = () => new Date()): Sink {
   const signer = new Webhook(secret);
+  const target = new URL(url);
   return {
-    description: `webhook ${new URL(url).origin}${new URL(url).pathname}`,
+    description: `webhook ${target.origin}${target.pathname}`,
     async publish(event) {
       const sent = now();
       const headers = {
@@ -28,15 +29,8 @@ export function webhookSink(url: string, secret: string, now: () => Date = () =>
         'webhook-timestamp': String(Math.floor(sent.getTime() / 1000)),
         'webhook-signature': signer.sign(event.id, sent, event.event),
       };
-      const response = await fetch(url, {
-        method: 'POST',
-        headers,
-        body: event.event,
-        signal: AbortSignal.timeout(timeoutMs),
-      });
-      // the body is not needed, but must be read for the connection to be reused
-      await response.arrayBuffer().catch(() => undefined);
-      if (!response.ok) throw new Error(`the webhook answered ${response.status}`);
+      const status = await postText(target, headers, event.event, timeoutMs);
+      if (status < 200 || status > 299) throw new Error(`the webhook answered ${status}`);
     },
   };
 }
