@@ -67,6 +67,10 @@ export interface EventsConfig {
   readonly webhookUrl?: string;
   /** EVENTS_WEBHOOK_SECRET: the `whsec_...` secret webhooks are signed with. */
   readonly webhookSecret?: string;
+  /** EVENTS_WEBHOOK_SECRET_ARN: a Secrets Manager secret holding it instead (on AWS). */
+  readonly webhookSecretArn?: string;
+  /** EVENTS_DRAIN_FUNCTION: on Lambda, the drain function a write that announced events invokes at once. */
+  readonly drainFunction?: string;
   /** EVENTS_MAX_ATTEMPTS: failed deliveries of an event before it is dead-lettered. */
   readonly maxAttempts: number;
   /** EVENTS_DRAIN_INTERVAL_MS: how often a drain in a long-running process looks for events. */
@@ -168,21 +172,29 @@ export function authConfig(env: NodeJS.ProcessEnv) {
 function eventsConfig(env: NodeJS.ProcessEnv): EventsConfig {
   const webhookUrl = env.EVENTS_WEBHOOK_URL || undefined;
   const webhookSecret = env.EVENTS_WEBHOOK_SECRET || undefined;
+  const webhookSecretArn = env.EVENTS_WEBHOOK_SECRET_ARN || undefined;
   if (webhookUrl && !/^https?:\/\/[^\s]+$/i.test(webhookUrl))
     throw new ConfigurationError(`EVENTS_WEBHOOK_URL must be an http:// or https:// URL, got "${webhookUrl}"`);
-  if (webhookUrl && !webhookSecret)
-    throw new ConfigurationError('EVENTS_WEBHOOK_SECRET must be set with EVENTS_WEBHOOK_URL: webhooks are signed');
-  if (webhookSecret && !/^whsec_[A-Za-z0-9+/]{16,}={0,2}$/.test(webhookSecret))
+  if (webhookUrl && !webhookSecret && !webhookSecretArn)
     throw new ConfigurationError(
-      'EVENTS_WEBHOOK_SECRET must be a whsec_ secret: whsec_ and at least 12 bytes in base64',
+      'EVENTS_WEBHOOK_SECRET (or EVENTS_WEBHOOK_SECRET_ARN) must be set with EVENTS_WEBHOOK_URL: webhooks are signed',
     );
+  if (webhookSecret) checkWebhookSecret(webhookSecret, 'EVENTS_WEBHOOK_SECRET');
   return Object.freeze({
     source: env.EVENTS_SOURCE || 'relational-resource-service',
     webhookUrl,
     webhookSecret,
+    webhookSecretArn,
+    drainFunction: env.EVENTS_DRAIN_FUNCTION || undefined,
     maxAttempts: positiveInt(env, 'EVENTS_MAX_ATTEMPTS', 10),
     drainIntervalMs: positiveInt(env, 'EVENTS_DRAIN_INTERVAL_MS', 1000),
   });
+}
+
+/** A Standard Webhooks secret: `whsec_` and at least 12 bytes in base64; `where` names where it came from. */
+export function checkWebhookSecret(secret: string, where: string): void {
+  if (!/^whsec_[A-Za-z0-9+/]{16,}={0,2}$/.test(secret))
+    throw new ConfigurationError(`${where} must be a whsec_ secret: whsec_ and at least 12 bytes in base64`);
 }
 
 /**

@@ -140,15 +140,9 @@ async function serveWrite(
     writtenKey: planWrittenKey(resource, request, plan),
   };
   const subject = typeof caller.claims.sub === 'string' ? caller.claims.sub : undefined;
-  const events = announcerFor(
-    resource,
-    request.op,
-    { requestId: currentRequestId(), caller: subject },
-    settings.events,
-  );
+  const events = announcerFor(resource, request.op, { requestId: currentRequestId(), caller: subject }, settings);
   const outcome = await executeWrite(db, resource, plan, versions, events?.announce);
-  events?.committed();
-  noteRequest({ rows: outcome.rowsAffected });
+  noteRequest({ rows: outcome.rowsAffected, ...(events ? { nudgeFailed: await events.committed() } : {}) });
   const text = serializeWrite(resource, outcome.rowsAffected, outcome.rows, output);
   const body = typeof text === 'string' ? text : await text;
   const etag: Record<string, string> = outcome.etag === undefined ? {} : { ETag: outcome.etag };

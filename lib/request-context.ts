@@ -18,6 +18,8 @@ export interface RequestRecord {
   operation?: string;
   /** Rows returned by a read, or affected by a write. */
   rows?: number;
+  /** Why the drain function could not be invoked after a write that announced events (Lambda). */
+  nudgeFailed?: string;
   /** Wall time during which at least one database call was in flight. */
   dbMs: number;
   /** Statements run (a transaction's BEGIN and COMMIT are not counted). */
@@ -75,7 +77,9 @@ export function currentRequestId(): string | undefined {
 }
 
 /** Notes what the pipeline learnt about the current request. */
-export function noteRequest(facts: Partial<Pick<RequestRecord, 'resource' | 'resourceFound' | 'operation' | 'rows'>>) {
+export function noteRequest(
+  facts: Partial<Pick<RequestRecord, 'resource' | 'resourceFound' | 'operation' | 'rows' | 'nudgeFailed'>>,
+) {
   const context = storage.getStore();
   if (context) Object.assign(context.record, facts);
 }

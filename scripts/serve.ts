@@ -44,6 +44,8 @@ async function main(): Promise<void> {
   });
   // read before it listens: the lines it prints once listening are all there when a supervisor sees it listen
   const events = await eventsNotice(settings);
+  // a sink that cannot be made (its secret unreadable) stops the server before it listens, like any bad setting
+  const drains = await startEventsDrain(settings);
   await new Promise<void>((resolve, reject) => {
     service.server.once('error', reject);
     service.server.listen(port, host, resolve);
@@ -61,7 +63,6 @@ async function main(): Promise<void> {
   const signIn = signInNotice(settings);
   (signIn.warning ? console.warn : console.log)(signIn.lines.join(' '));
   for (const line of events) console.log(line);
-  const drains = startEventsDrain(settings);
   let stopping = false;
   const stop = (signal: string) => {
     // a second signal (Ctrl-C's, or one relayed by npm/tsx to the whole group) changes nothing: the grace bounds it

@@ -234,7 +234,12 @@ async function main(): Promise<void> {
   };
   pipeThrough(child.stdout as NodeJS.ReadableStream, process.stdout, announce);
   pipeThrough(child.stderr as NodeJS.ReadableStream, process.stderr, announce);
-  const drains = events && startEventsDrain(events);
+  const drains =
+    events &&
+    (await startEventsDrain(events).catch((error: unknown) => {
+      console.error(`Change events are not drained: ${error instanceof Error ? error.message : String(error)}`);
+      return undefined;
+    }));
   superviseChild(child, {
     ...database,
     stop: async () => {

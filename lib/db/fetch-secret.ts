@@ -41,12 +41,16 @@ const configurationErrors = new Set([
   'ValidationException',
 ]);
 
-export async function fetchSecret(arn: string): Promise<string | undefined> {
+/** `secret`: what it is and the variable that names it, for the messages (the database's login by default). */
+export async function fetchSecret(
+  arn: string,
+  secret = { what: 'the database secret', variable: 'DATABASE_SECRET_ARN' },
+): Promise<string | undefined> {
   const region = regionOfArn(arn);
   if (!region) {
     throw new DatabaseError(
       'database_unconfigured',
-      `DATABASE_SECRET_ARN is not a Secrets Manager secret ARN (arn:aws:secretsmanager:region:account:secret:name): ${arn}`,
+      `${secret.variable} is not a Secrets Manager secret ARN (arn:aws:secretsmanager:region:account:secret:name): ${arn}`,
     );
   }
   try {
@@ -59,7 +63,7 @@ export async function fetchSecret(arn: string): Promise<string | undefined> {
       typeof name === 'string' && configurationErrors.has(name) ? 'database_unconfigured' : 'database_unreachable';
     throw new DatabaseError(
       code,
-      `Reading the database secret ${arn} (DATABASE_SECRET_ARN) from Secrets Manager failed: ${what}`,
+      `Reading ${secret.what} ${arn} (${secret.variable}) from Secrets Manager failed: ${what}`,
       error,
     );
   }

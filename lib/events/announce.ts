@@ -1,11 +1,12 @@
 /**
  * What a write whose resource announces its operation does before it commits: turns the rows it changed into
  * events (change-events) and adds them to the outbox of the resource's database (outbox), in the write's
- * transaction; and, once it committed, tells the drains of this process to look (nudge). A write of an operation
+ * transaction; and, once it committed, tells the drains of this process to look, or on Lambda invokes the drain
+ * function (nudge-drain). A write of an operation
  * the definition does not list announces nothing.
  */
 import { randomUUID } from 'node:crypto';
-import type { EventsConfig } from '../config';
+import type { Config } from '../config';
 import { sqlShapeOf } from '../db/engines/registry';
 import type { Announce } from '../execute/execute-plan';
 import type { SqlResource, WriteOperation } from '../resource';
@@ -14,8 +15,11 @@ import { writeOutbox } from './outbox';
 
 export interface Announcer {
   readonly announce: Announce;
-  /** Called once the write committed. */
-  readonly committed: () => void;
+  /**
+   * Called once the write committed: tells this process's drains, and on Lambda invokes the drain function. Resolves
+   * to why that invocation failed, if it did (the drain's schedule publishes the events all the same).
+   */
+  readonly committed: () => Promise<string | undefined>;
 }
 
 type Nudge = () => void;
@@ -31,17 +35,25 @@ export function announcerFor(
   resource: SqlResource,
   operation: WriteOperation,
   origin: { readonly requestId?: string; readonly caller?: string },
-  settings: EventsConfig,
+  settings: Pick<Config, 'events' | 'onLambda' | 'awsRegion'>,
 ): Announcer | undefined {
   const events = resource.events;
   if (!events?.on.includes(operation)) return undefined;
+  const drainFunction = settings.onLambda ? settings.events.drainFunction : undefined;
   return {
     announce: (tx, changes) => {
-      const given = { ...origin, source: settings.source, time: Date.now(), newId: randomUUID };
+      const given = { ...origin, source: settings.events.source, time: Date.now(), newId: randomUUID };
       return writeOutbox(tx, sqlShapeOf(resource.engine), changeEvents(resource, changes, events.before, given));
     },
-    committed: () => {
+    committed: async () => {
       for (const nudge of nudges) nudge();
+      if (!drainFunction) return undefined;
+      // required here, not imported: the Lambda client is loaded only where a write nudges a drain function
+      const { nudgeDrainFunction } = require('./nudge-drain') as typeof import('./nudge-drain');
+      return nudgeDrainFunction(drainFunction, settings.awsRegion).then(
+        () => undefined,
+        (error: unknown) => (error instanceof Error ? `${error.name}: ${error.message}` : String(error)),
+      );
     },
   };
 }

@@ -15,12 +15,17 @@ export interface Sink {
   publish(event: PendingEvent): Promise<void>;
 }
 
+/** How a drain's log line names a webhook: its origin and path (a query string may carry a token). */
+export function webhookDescription(url: URL): string {
+  return `webhook ${url.origin}${url.pathname}`;
+}
+
 /** `timeoutMs`: how long a delivery waits for its answer (10 s). */
 export function webhookSink(url: string, secret: string, timeoutMs = 10_000, now: () => Date = () => new Date()): Sink {
   const signer = new Webhook(secret);
   const target = new URL(url);
   return {
-    description: `webhook ${target.origin}${target.pathname}`,
+    description: webhookDescription(target),
     async publish(event) {
       const sent = now();
       const headers = {

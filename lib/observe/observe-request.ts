@@ -70,6 +70,7 @@ function logLine(
     db_ms: ms(record.dbMs),
     db_calls: record.dbCalls,
     ...(record.rows !== undefined ? { rows: record.rows } : {}),
+    ...(record.nudgeFailed !== undefined ? { events_nudge_error: record.nudgeFailed } : {}),
     cold_start: cold,
   };
   if (outcome.status >= 500) o.logger.error('request', fields);

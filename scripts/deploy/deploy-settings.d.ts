@@ -37,6 +37,8 @@ export interface DeploySettings {
   /** X-Ray tracing of the functions. */
   readonly tracing: boolean;
   readonly alarms: AlarmSettings | undefined;
+  /** Change events: the drain function's webhook, when the events params are given. */
+  readonly events: { readonly webhookUrl: string; readonly webhookSecretArn: string } | undefined;
 }
 
 export interface CorsSettings {

@@ -6,13 +6,16 @@
  *
  * The result: `errors` (the package stops and prints them all), `warnings`, the `environment` variables to add,
  * the IAM `statements` to add to the functions' role, the JWT `authorizer` to put on every route (none when the
- * deployer chose auth=none), the files to `include` in every function's package, and what
- * scripts/deploy/operating-settings.js decides of the network, limits, CORS, tracing and alarms.
+ * deployer chose auth=none), the files to `include` in every function's package, what
+ * scripts/deploy/operating-settings.js decides of the network, limits, CORS, tracing and alarms, and what
+ * scripts/deploy/events-settings.js decides of the change events' drain (`events`).
  */
 const path = require('node:path');
 const { checkUrls, isReadUrl, urlParams } = require('./database-urls');
 const { checkEngine } = require('./engine');
+const { eventsSettings } = require('./events-settings');
 const { operatingSettings } = require('./operating-settings');
+const { isHttpsUrl, secretArnPattern } = require('./param-checks');
 
 const docs = 'docs/deployment.md';
 
@@ -38,10 +41,12 @@ function deploySettings({ params, databaseUrls, isFile }) {
     cors: undefined,
     tracing: false,
     alarms: undefined,
+    events: undefined,
   };
   signIn(p, out, isFile);
   database(p, [...(databaseUrls || []), ...urlParams(p, databaseUrls || [], out)], out);
   operatingSettings(p, out);
+  eventsSettings(p, out);
   return out;
 }
 
@@ -188,7 +193,7 @@ function iamAuth(p, urls, out) {
  */
 function secret(p, out) {
   const arn = p.databaseSecretArn;
-  const match = /^arn:aws[a-z-]*:secretsmanager:([a-z0-9-]+):\d{12}:secret:[^\s:*?]+-[A-Za-z0-9]{6}$/.exec(arn);
+  const match = secretArnPattern.test(arn) ? arn.split(':') : undefined;
   if (!match) {
     out.errors.push(
       'databaseSecretArn must be the whole ARN of a Secrets Manager secret, as describe-secret shows it ' +
@@ -208,16 +213,8 @@ function secret(p, out) {
     Effect: 'Allow',
     Action: ['kms:Decrypt'],
     Resource: key,
-    Condition: { StringEquals: { 'kms:ViaService': `secretsmanager.${match[1]}.amazonaws.com` } },
+    Condition: { StringEquals: { 'kms:ViaService': `secretsmanager.${match[3]}.amazonaws.com` } },
   });
-}
-
-function isHttpsUrl(value) {
-  try {
-    return new URL(value).protocol === 'https:';
-  } catch {
-    return false;
-  }
 }
 
 module.exports = { deploySettings };

@@ -10,6 +10,8 @@
  * - IAM statements for exactly what the functions read: rds-db:connect as the proxy users, the one secret, the
  *   one privileges object;
  * - a privileges file inside the project to every function's package;
+ * - change events (the webhook params): the drain function on a schedule, with a role of its own that alone may read
+ *   the webhook's secret; every other function may invoke it; without the params, no drain function;
  * - maxConcurrency as the reserved concurrency of custom.databaseFunctions, healthConcurrency (default 2) as that
  *   of the functions of the open routes, CORS, X-Ray tracing;
  * - once the template is compiled (before:package:finalize): the HTTP API stage's throttle (its default route
@@ -26,6 +28,8 @@ const { alarmResources } = require('./alarms');
 const { deploySettings } = require('./deploy-settings');
 
 const authorizerName = 'signIn';
+/** serverless.yml's change events drain: deployed only with the events params. */
+const drainFunction = 'eventsDrain';
 /** The Lambda runtime of serverless.yml, which serverless v3's configuration schema predates. */
 const runtime = 'nodejs22.x';
 
@@ -67,6 +71,62 @@ class SafeDeploy {
     for (const name of this.openFunctions()) service.functions[name].reservedConcurrency = settings.healthConcurrency;
     if (settings.cors) service.provider.httpApi = { ...service.provider.httpApi, cors: settings.cors };
     if (settings.tracing) service.provider.tracing = { ...service.provider.tracing, lambda: true };
+    this.applyEvents(service, settings.events);
+  }
+
+  /**
+   * Change events: with the webhook params, the drain function runs every minute with the webhook's URL and secret
+   * ARN, and every function may invoke it (a write nudges it) and knows its name; without them, there is no drain
+   * function at all. Its own role is made in finalize().
+   */
+  applyEvents(service, events) {
+    const drain = service.functions?.[drainFunction];
+    if (!drain) throw new this.serverless.classes.Error(`serverless.yml has no ${drainFunction} function`);
+    if (!events) {
+      delete service.functions[drainFunction];
+      return;
+    }
+    const name = drain.name || `${service.service}-${this.serverless.getProvider('aws').getStage()}-${drainFunction}`;
+    drain.environment = {
+      ...drain.environment,
+      EVENTS_WEBHOOK_URL: events.webhookUrl,
+      EVENTS_WEBHOOK_SECRET_ARN: events.webhookSecretArn,
+    };
+    drain.events = [...(drain.events || []), { schedule: { rate: ['rate(1 minute)'] } }];
+    // one drain publishes a database's outbox at a time (its lease): a second would find it taken
+    drain.reservedConcurrency = 1;
+    service.provider.environment = { ...service.provider.environment, EVENTS_DRAIN_FUNCTION: name };
+    addStatements(service.provider, [
+      {
+        Effect: 'Allow',
+        Action: ['lambda:InvokeFunction'],
+        Resource: { 'Fn::Sub': `arn:\${AWS::Partition}:lambda:\${AWS::Region}:\${AWS::AccountId}:function:${name}` },
+      },
+    ]);
+    this.drainSecretArn = events.webhookSecretArn;
+  }
+
+  /**
+   * The drain function's own role: the functions' role (logs, the VPC, the database's login), with the webhook's
+   * secret, which no other function may read, and without leave to invoke the drain, which it never does.
+   */
+  drainRole(template, naming) {
+    const shared = template.Resources.IamRoleLambdaExecution;
+    const drain = template.Resources[naming.getLambdaLogicalId(drainFunction)];
+    if (!shared || !drain) throw new this.serverless.classes.Error('The role or the drain function is missing');
+    const role = JSON.parse(JSON.stringify(shared));
+    const [policy] = role.Properties.Policies;
+    policy.PolicyName = { 'Fn::Join': ['-', [this.serverless.service.service, 'drain', 'policy']] };
+    policy.PolicyDocument.Statement = [
+      ...policy.PolicyDocument.Statement.filter((s) => !s.Action.includes('lambda:InvokeFunction')),
+      { Effect: 'Allow', Action: ['secretsmanager:GetSecretValue'], Resource: this.drainSecretArn },
+    ];
+    const roleName = role.Properties.RoleName;
+    if (roleName?.['Fn::Join'])
+      role.Properties.RoleName = { 'Fn::Join': ['-', [...roleName['Fn::Join'][1].slice(0, -1), 'drainRole']] };
+    template.Resources.EventsDrainRole = role;
+    drain.Properties.Role = { 'Fn::GetAtt': ['EventsDrainRole', 'Arn'] };
+    drain.DependsOn = [...(drain.DependsOn || []).filter((id) => id !== 'IamRoleLambdaExecution'), 'EventsDrainRole'];
   }
 
   /** The stage's throttle and the alarms, into the compiled template: serverless v3's httpApi has neither. */
@@ -75,6 +135,7 @@ class SafeDeploy {
     if (!settings) return;
     const template = this.serverless.service.provider.compiledCloudFormationTemplate;
     const naming = this.serverless.getProvider('aws').naming;
+    if (this.drainSecretArn) this.drainRole(template, naming);
     const stage = template.Resources[naming.getHttpApiStageLogicalId()];
     if (!stage) throw new this.serverless.classes.Error('The HTTP API stage is missing: it carries the throttle');
     stage.Properties.DefaultRouteSettings = {

@@ -266,6 +266,7 @@ describe('accepted params: what is added to the service', () => {
     cors: undefined,
     tracing: false,
     alarms: undefined,
+    events: undefined,
   };
 
   it.each<[string, Case, Partial<DeploySettings>]>([
@@ -798,7 +799,12 @@ describe('engine: what esbuild defines and leaves out (bundle-define.js, bundle-
   const resolving = (engine: string) => ({
     resolveVariable: async (variable: string) => (variable.startsWith('param:engine') ? engine : ''),
   });
-  const sdk = ['@aws-sdk/client-s3', '@aws-sdk/client-secrets-manager', '@aws-sdk/rds-signer'];
+  const sdk = [
+    '@aws-sdk/client-s3',
+    '@aws-sdk/client-secrets-manager',
+    '@aws-sdk/client-lambda',
+    '@aws-sdk/rds-signer',
+  ];
 
   it.each<[string, Record<string, string>, string[]]>([
     ['postgres', { 'process.env.RRS_BUNDLE_ENGINE': '"postgres"' }, ['mysql2']],
@@ -810,5 +816,50 @@ describe('engine: what esbuild defines and leaves out (bundle-define.js, bundle-
   ])('engine=%j', async (engine, defined, driver) => {
     expect(await define(resolving(engine))).toEqual(defined);
     expect(await exclude(resolving(engine))).toEqual([...sdk, '@aws-lambda-powertools/tracer', 'jose', ...driver]);
+  });
+});
+
+describe('change events: the webhook params', () => {
+  const base = { ...signIn, ...iam };
+  const hook = 'https://hooks.example.com/rrs';
+  const hookSecret = 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:rrs/webhook-AbCdEf';
+  const of = (params: Record<string, string>) => settingsOf({ params: { ...base, ...params }, urls: url(proxyUrl) });
+  const both =
+    'Change events need both --param="eventsWebhookUrl=https://..." and --param="eventsWebhookSecretArn=arn:aws:secretsmanager:..." (the whsec_ secret the deliveries are signed with)';
+
+  it.each<[string, Record<string, string>, string[]]>([
+    ['the URL without its secret', { eventsWebhookUrl: hook }, [both]],
+    ['the secret without a URL', { eventsWebhookSecretArn: hookSecret }, [both]],
+    [
+      'a URL that is not https',
+      { eventsWebhookUrl: 'http://hooks.example.com/', eventsWebhookSecretArn: hookSecret },
+      ['eventsWebhookUrl must be an https:// URL, got "http://hooks.example.com/"'],
+    ],
+    [
+      'a partial secret ARN',
+      {
+        eventsWebhookUrl: hook,
+        eventsWebhookSecretArn: 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:rrs/webhook',
+      },
+      [
+        'eventsWebhookSecretArn must be the whole ARN of a Secrets Manager secret, as describe-secret shows it (arn:aws:secretsmanager:eu-west-1:123456789012:secret:name-AbCdEf), got "arn:aws:secretsmanager:eu-west-1:123456789012:secret:rrs/webhook"',
+      ],
+    ],
+  ])('%s is refused', (_name, params, errors) => {
+    expect(of(params).errors).toEqual(errors);
+  });
+
+  it('both: the drain is deployed with them; eventsSource sets the events source; neither: no drain', () => {
+    const settings = of({
+      eventsWebhookUrl: hook,
+      eventsWebhookSecretArn: hookSecret,
+      eventsSource: 'https://api.example.com',
+    });
+    expect(settings.errors).toEqual([]);
+    expect(settings.events).toEqual({ webhookUrl: hook, webhookSecretArn: hookSecret });
+    expect(settings.environment.EVENTS_SOURCE).toBe('https://api.example.com');
+    // the webhook's secret is the drain's alone: it is not among every function's statements
+    expect(settings.statements.flatMap((s) => s.Resource)).not.toContain(hookSecret);
+    expect(of({}).events).toBeUndefined();
   });
 });

@@ -49,6 +49,8 @@ const operated = {
   maxConcurrency: '20',
 };
 const topicArn = 'arn:aws:sns:eu-west-1:123456789012:rrs-alarms';
+const hookUrl = 'https://hooks.example.com/rrs';
+const hookSecretArn = 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:rrs/webhook-AbCdEf';
 const readerUrl = 'postgres://rrs_reader@rrs-ro.endpoint.proxy-abc123.eu-west-1.rds.amazonaws.com:5432/bookstore';
 const salesUrl = 'mysql://rrs_sales@rrs.proxy-abc123.eu-west-1.rds.amazonaws.com:3306/sales';
 const databaseFunctions = ['read', 'insert', 'update', 'delete', 'conf', 'catalog'];
@@ -220,6 +222,19 @@ const runs = {
     ),
   shellPasswordWithSecret: () =>
     packageIn({ ...signIn, databaseSecretArn: secretArn }, { DATABASE_URL: shellDatabaseUrl }),
+  events: () =>
+    packageIn(
+      {
+        ...signIn,
+        privileges: 'definitions/privileges.properties',
+        databaseSecretArn: secretArn,
+        vpc: 'none',
+        eventsWebhookUrl: hookUrl,
+        eventsWebhookSecretArn: hookSecretArn,
+        eventsSource: 'https://api.example.com',
+      },
+      {},
+    ),
   deployNoSignIn: () => serverlessIn(['deploy'], { databaseSecretArn: secretArn }, {}),
   deployFunctionNoDatabase: () => serverlessIn(['deploy', 'function', '-f', 'read'], { auth: 'none' }, {}),
 };
@@ -395,6 +410,7 @@ describe('sign-in on, IAM authentication through RDS Proxy', () => {
     const shipped = new Set([
       '@aws-sdk/client-s3',
       '@aws-sdk/client-secrets-manager',
+      '@aws-sdk/client-lambda',
       // mysql2's optional syntax highlighter, required inside a try
       'cardinal',
       // not a call: the SDK's signer names it in an error message ("register the package by calling [require(...)]")
@@ -462,6 +478,7 @@ describe('sign-in on, a Secrets Manager secret and no database URL', () => {
     expect(state.service.custom.esbuild.exclude).toEqual([
       '@aws-sdk/client-s3',
       '@aws-sdk/client-secrets-manager',
+      '@aws-sdk/client-lambda',
       '@aws-sdk/rds-signer',
       '@aws-lambda-powertools/tracer',
       'jose',
@@ -526,6 +543,7 @@ describe('the operating params: runtime, limits, CORS, tracing, alarms, variable
     expect(state.service.custom.esbuild.exclude).toEqual([
       '@aws-sdk/client-s3',
       '@aws-sdk/client-secrets-manager',
+      '@aws-sdk/client-lambda',
       'jose',
     ]);
   });
@@ -789,4 +807,66 @@ it("stops on the README's VPC placeholders, saying each once", () => {
     'securityGroupIds: "<sg-id>" is a placeholder: put the ids of your own in its place, like sg-0123456789abcdef0',
     'subnetIds: "<subnet-id>" is a placeholder: put the ids of your own in its place, like subnet-0123456789abcdef0',
   ]);
+});
+
+describe('change events: the drain function, with the webhook params', () => {
+  const drainName = 'relational-resource-service-test-eventsDrain';
+  const template = () => templateOf(done.events);
+  const policyOf = (role: Resource): { Action: string[]; Resource: unknown }[] =>
+    role.Properties.Policies[0].PolicyDocument.Statement;
+
+  it('packages the drain function, on a schedule of every minute, one at a time', () => {
+    expect(done.events).toMatchObject({ code: 0 });
+    const drain = template().EventsDrainLambdaFunction as Resource;
+    expect(drain.Properties).toMatchObject({ FunctionName: drainName, Timeout: 60, ReservedConcurrentExecutions: 1 });
+    const rules = ofType(template(), 'AWS::Events::Rule').map(([, rule]) => rule.Properties);
+    expect(rules).toEqual([
+      expect.objectContaining({
+        ScheduleExpression: 'rate(1 minute)',
+        Targets: [expect.objectContaining({ Arn: { 'Fn::GetAtt': ['EventsDrainLambdaFunction', 'Arn'] } })],
+      }),
+    ]);
+  });
+
+  it('gives the drain a role of its own, which alone may read the webhook secret; the others may invoke the drain', () => {
+    const resources = template();
+    const drain = resources.EventsDrainLambdaFunction as Resource;
+    expect(drain.Properties.Role).toEqual({ 'Fn::GetAtt': ['EventsDrainRole', 'Arn'] });
+    const others = ofType(resources, 'AWS::Lambda::Function').filter(([id]) => id !== 'EventsDrainLambdaFunction');
+    for (const [, fn] of others)
+      expect(fn.Properties.Role).toEqual({ 'Fn::GetAtt': ['IamRoleLambdaExecution', 'Arn'] });
+    const shared = policyOf(resources.IamRoleLambdaExecution as Resource);
+    const own = policyOf(resources.EventsDrainRole as Resource);
+    const invoke = {
+      Effect: 'Allow',
+      Action: ['lambda:InvokeFunction'],
+      Resource: { 'Fn::Sub': `arn:\${AWS::Partition}:lambda:\${AWS::Region}:\${AWS::AccountId}:function:${drainName}` },
+    };
+    const readHook = { Effect: 'Allow', Action: ['secretsmanager:GetSecretValue'], Resource: hookSecretArn };
+    expect(shared).toContainEqual(invoke);
+    expect(shared).not.toContainEqual(readHook);
+    // the drain's: the functions' own (logs, the database secret), less invoking itself, and the webhook's secret
+    expect(own).toEqual([...shared.filter((s) => !s.Action.includes('lambda:InvokeFunction')), readHook]);
+    expect(JSON.stringify((resources.EventsDrainRole as Resource).Properties.RoleName)).not.toEqual(
+      JSON.stringify((resources.IamRoleLambdaExecution as Resource).Properties.RoleName),
+    );
+  });
+
+  it("names the drain to every function, and gives the webhook's URL and secret ARN to the drain alone", () => {
+    for (const [id, fn] of ofType(template(), 'AWS::Lambda::Function')) {
+      const variables = fn.Properties.Environment.Variables;
+      expect(variables).toMatchObject({ EVENTS_DRAIN_FUNCTION: drainName, EVENTS_SOURCE: 'https://api.example.com' });
+      const drain = id === 'EventsDrainLambdaFunction';
+      expect(variables.EVENTS_WEBHOOK_URL).toBe(drain ? hookUrl : undefined);
+      expect(variables.EVENTS_WEBHOOK_SECRET_ARN).toBe(drain ? hookSecretArn : undefined);
+    }
+  });
+
+  it('without the params there is no drain function, no schedule and no leave to invoke one', () => {
+    const resources = templateOf(done.secret);
+    expect(resources).not.toHaveProperty('EventsDrainLambdaFunction');
+    expect(ofType(resources, 'AWS::Events::Rule')).toEqual([]);
+    expect(statementsOf(resources).flatMap((s) => s.Action)).not.toContain('lambda:InvokeFunction');
+    expect(zipsOf(done.secret)).not.toContain('eventsDrain.zip');
+  });
 });

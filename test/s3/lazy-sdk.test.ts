@@ -4,7 +4,8 @@
  * - statically, from esbuild's metafile: only the modules of `lazyModules` import @aws-sdk/*, and the only way
  *   into each is a require() call from the module named there (s3-source.ts from definitionSource(), and
  *   s3-privileges.ts from the privileges store, both through the shared s3-client.ts; the
- *   database login's fetch-secret.ts from secret-source.ts and iam-token.ts from iam-source.ts);
+ *   database login's fetch-secret.ts from secret-source.ts and iam-token.ts from iam-source.ts; the change events'
+ *   nudge-drain.ts from announce.ts);
  * - behaviourally: the read handler's bundle is run with a require() that records what it loads. Loading it, and
  *   serving from a definitions folder, never requires @aws-sdk/client-s3; serving with DEFINITIONS_S3 does. A
  *   database reached with a plain DATABASE_URL requires no SDK; DATABASE_SECRET_ARN requires only
@@ -27,8 +28,9 @@ const lazyModules: Readonly<Record<string, readonly string[]>> = {
   'lib/definitions/s3-source.ts': ['lib/definitions/resolve-resource.ts require-call'],
   'lib/auth/s3-privileges.ts': ['lib/auth/privileges-store.ts require-call'],
   'lib/s3-client.ts': ['lib/auth/s3-privileges.ts import-statement', 'lib/definitions/s3-source.ts import-statement'],
-  'lib/db/fetch-secret.ts': ['lib/db/secret-source.ts require-call'],
+  'lib/db/fetch-secret.ts': ['lib/db/secret-source.ts require-call', 'lib/events/event-sink.ts require-call'],
   'lib/db/iam-token.ts': ['lib/db/iam-source.ts require-call'],
+  'lib/events/nudge-drain.ts': ['lib/events/announce.ts require-call'],
 };
 
 /** A handler as serverless.yml bundles it, the AWS SDK left external so that each require() of it is seen. */
@@ -68,7 +70,10 @@ describe('the AWS SDK is loaded only when definitions come from S3', () => {
         .map(([name]) => name);
       expect(importers.filter((name) => !Object.hasOwn(lazyModules, name))).toEqual([]);
       for (const lazy of importers) {
-        expect(reaching(metafile, lazy)).toEqual(lazyModules[lazy]);
+        // some of the listed ways, and no other: a handler that never reaches a way's module has not that way
+        const ways = reaching(metafile, lazy);
+        expect(ways.length).toBeGreaterThan(0);
+        expect(ways.filter((way) => !lazyModules[lazy]?.includes(way))).toEqual([]);
       }
     },
   );

@@ -44,6 +44,8 @@ const defaults: Config = {
     source: 'relational-resource-service',
     webhookUrl: undefined,
     webhookSecret: undefined,
+    webhookSecretArn: undefined,
+    drainFunction: undefined,
     maxAttempts: 10,
     drainIntervalMs: 1000,
   },
@@ -169,8 +171,27 @@ describe('readConfig', () => {
           source: 'https://api.example.com',
           webhookUrl: 'http://localhost:4000/hooks',
           webhookSecret: secret,
+          webhookSecretArn: undefined,
+          drainFunction: undefined,
           maxAttempts: 3,
           drainIntervalMs: 250,
+        },
+      },
+    },
+    {
+      name: 'change events on AWS: the webhook secret in Secrets Manager, the drain function named',
+      env: {
+        EVENTS_WEBHOOK_URL: 'https://hooks.example.com/rrs',
+        EVENTS_WEBHOOK_SECRET_ARN: 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:rrs/webhook-AbCdEf',
+        EVENTS_DRAIN_FUNCTION: 'rrs-prod-eventsDrain',
+      },
+      expected: {
+        ...defaults,
+        events: {
+          ...defaults.events,
+          webhookUrl: 'https://hooks.example.com/rrs',
+          webhookSecretArn: 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:rrs/webhook-AbCdEf',
+          drainFunction: 'rrs-prod-eventsDrain',
         },
       },
     },
@@ -249,7 +270,8 @@ describe('readConfig', () => {
     { env: { DATABASE_IAM_AUTH: 'yes' }, message: 'DATABASE_IAM_AUTH must be true or false, got "yes"' },
     {
       env: { EVENTS_WEBHOOK_URL: 'http://localhost:4000/hooks' },
-      message: 'EVENTS_WEBHOOK_SECRET must be set with EVENTS_WEBHOOK_URL: webhooks are signed',
+      message:
+        'EVENTS_WEBHOOK_SECRET (or EVENTS_WEBHOOK_SECRET_ARN) must be set with EVENTS_WEBHOOK_URL: webhooks are signed',
     },
     {
       env: { EVENTS_WEBHOOK_URL: 'localhost:4000', EVENTS_WEBHOOK_SECRET: secret },
