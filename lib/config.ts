@@ -71,6 +71,12 @@ export interface EventsConfig {
   readonly webhookSecretArn?: string;
   /** EVENTS_DRAIN_FUNCTION: on Lambda, the drain function a write that announced events invokes at once. */
   readonly drainFunction?: string;
+  /** EVENTS_EVENTBRIDGE_BUS: the name or ARN of the EventBridge bus the drain puts events on, instead. */
+  readonly eventBridgeBus?: string;
+  /** EVENTS_SQS_QUEUE_URL: the SQS queue the drain sends events to, instead. */
+  readonly sqsQueueUrl?: string;
+  /** EVENTS_SNS_TOPIC_ARN: the SNS topic the drain publishes events to, instead. */
+  readonly snsTopicArn?: string;
   /** EVENTS_MAX_ATTEMPTS: failed deliveries of an event before it is dead-lettered. */
   readonly maxAttempts: number;
   /** EVENTS_DRAIN_INTERVAL_MS: how often a drain in a long-running process looks for events. */
@@ -170,25 +176,47 @@ export function authConfig(env: NodeJS.ProcessEnv) {
 
 /** A webhook is always signed: a URL without its secret, or a secret not in the `whsec_` form, is refused. */
 function eventsConfig(env: NodeJS.ProcessEnv): EventsConfig {
-  const webhookUrl = env.EVENTS_WEBHOOK_URL || undefined;
+  const sinks = ['EVENTS_WEBHOOK_URL', 'EVENTS_EVENTBRIDGE_BUS', 'EVENTS_SQS_QUEUE_URL', 'EVENTS_SNS_TOPIC_ARN'];
+  const given = sinks.filter((name) => env[name]);
+  if (given.length > 1)
+    throw new ConfigurationError(`Change events go to one sink, and ${given.join(', ')} are set: keep one`);
+  return Object.freeze({
+    source: env.EVENTS_SOURCE || 'relational-resource-service',
+    ...webhookConfig(env),
+    drainFunction: env.EVENTS_DRAIN_FUNCTION || undefined,
+    eventBridgeBus: env.EVENTS_EVENTBRIDGE_BUS || undefined,
+    sqsQueueUrl: matching(env, 'EVENTS_SQS_QUEUE_URL', /^https?:\/\/[^\s]+$/i, "the queue's URL (https://sqs...)"),
+    snsTopicArn: matching(
+      env,
+      'EVENTS_SNS_TOPIC_ARN',
+      /^arn:aws[a-z-]*:sns:[a-z0-9-]+:\d{12}:[\w.-]+$/,
+      'the ARN of a topic (arn:aws:sns:...)',
+    ),
+    maxAttempts: positiveInt(env, 'EVENTS_MAX_ATTEMPTS', 10),
+    drainIntervalMs: positiveInt(env, 'EVENTS_DRAIN_INTERVAL_MS', 1000),
+  });
+}
+
+function webhookConfig(
+  env: NodeJS.ProcessEnv,
+): Pick<EventsConfig, 'webhookUrl' | 'webhookSecret' | 'webhookSecretArn'> {
+  const webhookUrl = matching(env, 'EVENTS_WEBHOOK_URL', /^https?:\/\/[^\s]+$/i, 'an http:// or https:// URL');
   const webhookSecret = env.EVENTS_WEBHOOK_SECRET || undefined;
   const webhookSecretArn = env.EVENTS_WEBHOOK_SECRET_ARN || undefined;
-  if (webhookUrl && !/^https?:\/\/[^\s]+$/i.test(webhookUrl))
-    throw new ConfigurationError(`EVENTS_WEBHOOK_URL must be an http:// or https:// URL, got "${webhookUrl}"`);
   if (webhookUrl && !webhookSecret && !webhookSecretArn)
     throw new ConfigurationError(
       'EVENTS_WEBHOOK_SECRET (or EVENTS_WEBHOOK_SECRET_ARN) must be set with EVENTS_WEBHOOK_URL: webhooks are signed',
     );
   if (webhookSecret) checkWebhookSecret(webhookSecret, 'EVENTS_WEBHOOK_SECRET');
-  return Object.freeze({
-    source: env.EVENTS_SOURCE || 'relational-resource-service',
-    webhookUrl,
-    webhookSecret,
-    webhookSecretArn,
-    drainFunction: env.EVENTS_DRAIN_FUNCTION || undefined,
-    maxAttempts: positiveInt(env, 'EVENTS_MAX_ATTEMPTS', 10),
-    drainIntervalMs: positiveInt(env, 'EVENTS_DRAIN_INTERVAL_MS', 1000),
-  });
+  return { webhookUrl, webhookSecret, webhookSecretArn };
+}
+
+/** The variable's value, which must match `pattern` (`what` says what it must be); undefined when not set. */
+function matching(env: NodeJS.ProcessEnv, name: string, pattern: RegExp, what: string): string | undefined {
+  const value = env[name] || undefined;
+  if (value !== undefined && !pattern.test(value))
+    throw new ConfigurationError(`${name} must be ${what}, got "${value}"`);
+  return value;
 }
 
 /** A Standard Webhooks secret: `whsec_` and at least 12 bytes in base64; `where` names where it came from. */

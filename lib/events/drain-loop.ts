@@ -10,7 +10,7 @@ import type { Config } from '../config';
 import { onCommittedEvents } from './announce';
 import { type DrainResult, drainOutbox } from './drain';
 import { eventDatabases } from './event-databases';
-import type { Sink } from './webhook-sink';
+import type { Sink } from './sink';
 
 /** What one drain of one database did, or why it failed. */
 export type DrainReport =

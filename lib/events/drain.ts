@@ -17,7 +17,7 @@ import {
   selectPending,
   takeLease,
 } from './outbox';
-import type { Sink } from './webhook-sink';
+import type { Sink } from './sink';
 
 export interface DrainOptions {
   /** Who holds the lease: one id per process. */
@@ -25,8 +25,6 @@ export interface DrainOptions {
   readonly maxAttempts: number;
   /** Events read per round trip. */
   readonly batch?: number;
-  /** Deliveries in flight at once (each of another row). */
-  readonly parallel?: number;
   /** How long a lease lasts unless renewed: a drain that died frees the outbox after this. */
   readonly leaseMs?: number;
   /** The drain stops starting rounds after this long (a Lambda drain must end within its timeout). */
@@ -67,7 +65,7 @@ export async function drainOutbox(db: Database, sink: Sink, options: DrainOption
       const pending = (await db.run(selectPending(shape, options.batch ?? 200))).rows.map(pendingOf);
       const round = dueRound(pending, now());
       if (round.length === 0) break;
-      const outcomes = await deliver(round, sink, options.parallel ?? 8);
+      const outcomes = await sink.publish(round);
       const marked = await markRound(db, round, outcomes, options.maxAttempts, now);
       result.published += marked.published;
       result.failed += marked.failed;
@@ -116,22 +114,4 @@ export function dueRound(pending: readonly PendingEvent[], now: number): Pending
     if (event.nextAttemptAt <= now) round.push(event);
   }
   return round;
-}
-
-/** Each event's failure (undefined: delivered), at most `parallel` in flight. */
-async function deliver(events: readonly PendingEvent[], sink: Sink, parallel: number): Promise<(string | undefined)[]> {
-  const outcomes: (string | undefined)[] = new Array(events.length).fill(undefined);
-  let next = 0;
-  const worker = async () => {
-    while (next < events.length) {
-      const i = next++;
-      try {
-        await sink.publish(events[i] as PendingEvent);
-      } catch (error) {
-        outcomes[i] = error instanceof Error ? error.message : String(error);
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(parallel, events.length) }, worker));
-  return outcomes;
 }

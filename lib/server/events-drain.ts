@@ -26,7 +26,7 @@ export async function eventsNotice(settings: Config): Promise<string[]> {
 
 /** The process's drain, when a sink is configured. */
 export async function startEventsDrain(settings: Config): Promise<DrainLoop | undefined> {
-  const sink = await eventSink(settings.events);
+  const sink = await eventSink(settings.events, settings.awsRegion);
   if (!sink) return undefined;
   return startDrainLoop(settings, sink, (report) => observeDrain(report, sink.description));
 }
@@ -39,12 +39,12 @@ let lambdaSink: ReturnType<typeof eventSink> | undefined;
  * invocation's request id). Resolves to what each database's drain did, or why it failed.
  */
 export async function drainEventsOnce(settings: Config, holder: string, budgetMs: number): Promise<DrainReport[]> {
-  lambdaSink ??= eventSink(settings.events);
+  lambdaSink ??= eventSink(settings.events, settings.awsRegion);
   const sink = await lambdaSink.catch((error: unknown) => {
     lambdaSink = undefined;
     throw error;
   });
-  if (!sink) throw new Error('No sink is configured: set EVENTS_WEBHOOK_URL with EVENTS_WEBHOOK_SECRET_ARN');
+  if (!sink) throw new Error('No sink is configured for change events (docs/events.md#sinks)');
   const reports: DrainReport[] = [];
   await drainEventDatabases(
     settings,

@@ -1,6 +1,7 @@
 /**
  * The modules serverless.yml leaves out of the function bundles: the AWS SDK clients the Lambda runtime ships
- * (S3, Secrets Manager, Lambda: a write that announced change events invokes the drain function); the RDS signer unless the database login is IAM authentication
+ * (S3, Secrets Manager; Lambda, which a write that announced change events invokes; EventBridge, SQS and SNS, the
+ * drain's sinks); the RDS signer unless the database login is IAM authentication
  * (--param="databaseIamAuth=true", or DATABASE_IAM_AUTH=true for local runs); and the X-Ray tracer unless tracing
  * is on (--param="tracing=true", or POWERTOOLS_TRACE_ENABLED=true). The runtime has neither of the last two, so
  * when asked for they are bundled; otherwise the code never loads them, and leaving them out keeps code the
@@ -23,6 +24,9 @@ module.exports = async ({ resolveVariable }) => {
     '@aws-sdk/client-s3',
     '@aws-sdk/client-secrets-manager',
     '@aws-sdk/client-lambda',
+    '@aws-sdk/client-eventbridge',
+    '@aws-sdk/client-sqs',
+    '@aws-sdk/client-sns',
     ...(iam ? [] : ['@aws-sdk/rds-signer']),
     ...(tracing ? [] : ['@aws-lambda-powertools/tracer']),
     'jose',

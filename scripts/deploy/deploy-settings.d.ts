@@ -37,8 +37,8 @@ export interface DeploySettings {
   /** X-Ray tracing of the functions. */
   readonly tracing: boolean;
   readonly alarms: AlarmSettings | undefined;
-  /** Change events: the drain function's webhook, when the events params are given. */
-  readonly events: { readonly webhookUrl: string; readonly webhookSecretArn: string } | undefined;
+  /** Change events: the drain function's variables and its role's statement for its sink, when a sink is given. */
+  readonly events: { readonly environment: Record<string, string>; readonly statement: IamStatement } | undefined;
 }
 
 export interface CorsSettings {

@@ -10,8 +10,8 @@
  * - IAM statements for exactly what the functions read: rds-db:connect as the proxy users, the one secret, the
  *   one privileges object;
  * - a privileges file inside the project to every function's package;
- * - change events (the webhook params): the drain function on a schedule, with a role of its own that alone may read
- *   the webhook's secret; every other function may invoke it; without the params, no drain function;
+ * - change events (a sink's params): the drain function on a schedule, with a role of its own that alone may reach
+ *   the sink; every other function may invoke it; without the params, no drain function;
  * - maxConcurrency as the reserved concurrency of custom.databaseFunctions, healthConcurrency (default 2) as that
  *   of the functions of the open routes, CORS, X-Ray tracing;
  * - once the template is compiled (before:package:finalize): the HTTP API stage's throttle (its default route
@@ -75,8 +75,8 @@ class SafeDeploy {
   }
 
   /**
-   * Change events: with the webhook params, the drain function runs every minute with the webhook's URL and secret
-   * ARN, and every function may invoke it (a write nudges it) and knows its name; without them, there is no drain
+   * Change events: with a sink's params, the drain function runs every minute with the sink's variables, and every
+   * function may invoke it (a write nudges it) and knows its name; without them, there is no drain
    * function at all. Its own role is made in finalize().
    */
   applyEvents(service, events) {
@@ -87,11 +87,7 @@ class SafeDeploy {
       return;
     }
     const name = drain.name || `${service.service}-${this.serverless.getProvider('aws').getStage()}-${drainFunction}`;
-    drain.environment = {
-      ...drain.environment,
-      EVENTS_WEBHOOK_URL: events.webhookUrl,
-      EVENTS_WEBHOOK_SECRET_ARN: events.webhookSecretArn,
-    };
+    drain.environment = { ...drain.environment, ...events.environment };
     drain.events = [...(drain.events || []), { schedule: { rate: ['rate(1 minute)'] } }];
     // one drain publishes a database's outbox at a time (its lease): a second would find it taken
     drain.reservedConcurrency = 1;
@@ -103,12 +99,13 @@ class SafeDeploy {
         Resource: { 'Fn::Sub': `arn:\${AWS::Partition}:lambda:\${AWS::Region}:\${AWS::AccountId}:function:${name}` },
       },
     ]);
-    this.drainSecretArn = events.webhookSecretArn;
+    this.drainStatement = events.statement;
   }
 
   /**
-   * The drain function's own role: the functions' role (logs, the VPC, the database's login), with the webhook's
-   * secret, which no other function may read, and without leave to invoke the drain, which it never does.
+   * The drain function's own role: the functions' role (logs, the VPC, the database's login), with its sink (the
+   * webhook's secret, the bus, the queue or the topic), which no other function may reach, and without leave to
+   * invoke the drain, which it never does.
    */
   drainRole(template, naming) {
     const shared = template.Resources.IamRoleLambdaExecution;
@@ -119,7 +116,7 @@ class SafeDeploy {
     policy.PolicyName = { 'Fn::Join': ['-', [this.serverless.service.service, 'drain', 'policy']] };
     policy.PolicyDocument.Statement = [
       ...policy.PolicyDocument.Statement.filter((s) => !s.Action.includes('lambda:InvokeFunction')),
-      { Effect: 'Allow', Action: ['secretsmanager:GetSecretValue'], Resource: this.drainSecretArn },
+      this.drainStatement,
     ];
     const roleName = role.Properties.RoleName;
     if (roleName?.['Fn::Join'])
@@ -135,7 +132,7 @@ class SafeDeploy {
     if (!settings) return;
     const template = this.serverless.service.provider.compiledCloudFormationTemplate;
     const naming = this.serverless.getProvider('aws').naming;
-    if (this.drainSecretArn) this.drainRole(template, naming);
+    if (this.drainStatement) this.drainRole(template, naming);
     const stage = template.Resources[naming.getHttpApiStageLogicalId()];
     if (!stage) throw new this.serverless.classes.Error('The HTTP API stage is missing: it carries the throttle');
     stage.Properties.DefaultRouteSettings = {

@@ -803,6 +803,9 @@ describe('engine: what esbuild defines and leaves out (bundle-define.js, bundle-
     '@aws-sdk/client-s3',
     '@aws-sdk/client-secrets-manager',
     '@aws-sdk/client-lambda',
+    '@aws-sdk/client-eventbridge',
+    '@aws-sdk/client-sqs',
+    '@aws-sdk/client-sns',
     '@aws-sdk/rds-signer',
   ];
 
@@ -819,19 +822,29 @@ describe('engine: what esbuild defines and leaves out (bundle-define.js, bundle-
   });
 });
 
-describe('change events: the webhook params', () => {
+describe('change events: one sink, and the statement of the drain role for it', () => {
   const base = { ...signIn, ...iam };
   const hook = 'https://hooks.example.com/rrs';
   const hookSecret = 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:rrs/webhook-AbCdEf';
+  const queue = 'https://sqs.eu-west-1.amazonaws.com/123456789012/rrs-events.fifo';
+  const topic = 'arn:aws:sns:eu-west-1:123456789012:rrs-events';
   const of = (params: Record<string, string>) => settingsOf({ params: { ...base, ...params }, urls: url(proxyUrl) });
-  const both =
-    'Change events need both --param="eventsWebhookUrl=https://..." and --param="eventsWebhookSecretArn=arn:aws:secretsmanager:..." (the whsec_ secret the deliveries are signed with)';
 
   it.each<[string, Record<string, string>, string[]]>([
-    ['the URL without its secret', { eventsWebhookUrl: hook }, [both]],
-    ['the secret without a URL', { eventsWebhookSecretArn: hookSecret }, [both]],
     [
-      'a URL that is not https',
+      'the webhook without its secret',
+      { eventsWebhookUrl: hook },
+      [
+        'Change events to a webhook need --param="eventsWebhookSecretArn=arn:aws:secretsmanager:..." too (the whsec_ secret the deliveries are signed with)',
+      ],
+    ],
+    [
+      'a secret without a webhook',
+      { eventsWebhookSecretArn: hookSecret },
+      ['eventsWebhookSecretArn applies only with --param="eventsWebhookUrl=https://..."'],
+    ],
+    [
+      'a webhook that is not https',
       { eventsWebhookUrl: 'http://hooks.example.com/', eventsWebhookSecretArn: hookSecret },
       ['eventsWebhookUrl must be an https:// URL, got "http://hooks.example.com/"'],
     ],
@@ -845,21 +858,78 @@ describe('change events: the webhook params', () => {
         'eventsWebhookSecretArn must be the whole ARN of a Secrets Manager secret, as describe-secret shows it (arn:aws:secretsmanager:eu-west-1:123456789012:secret:name-AbCdEf), got "arn:aws:secretsmanager:eu-west-1:123456789012:secret:rrs/webhook"',
       ],
     ],
+    [
+      'two sinks',
+      { eventsSqsQueueUrl: queue, eventsSnsTopicArn: topic },
+      ['Change events go to one sink; give one of --param="eventsSqsQueueUrl=...", --param="eventsSnsTopicArn=..."'],
+    ],
+    [
+      'a queue name instead of its URL',
+      { eventsSqsQueueUrl: 'rrs-events' },
+      [
+        'eventsSqsQueueUrl must be the URL of a queue, as get-queue-url shows it (https://sqs.eu-west-1.amazonaws.com/123456789012/name), got "rrs-events"',
+      ],
+    ],
+    [
+      'a topic name instead of its ARN',
+      { eventsSnsTopicArn: 'rrs-events' },
+      ['eventsSnsTopicArn must be the ARN of a topic (arn:aws:sns:eu-west-1:123456789012:name), got "rrs-events"'],
+    ],
+    [
+      'a bus name with a space',
+      { eventsEventBridgeBus: 'my bus' },
+      ['eventsEventBridgeBus must be the name or the ARN of an event bus, got "my bus"'],
+    ],
   ])('%s is refused', (_name, params, errors) => {
     expect(of(params).errors).toEqual(errors);
+    expect(of(params).events).toBeUndefined();
   });
 
-  it('both: the drain is deployed with them; eventsSource sets the events source; neither: no drain', () => {
-    const settings = of({
-      eventsWebhookUrl: hook,
-      eventsWebhookSecretArn: hookSecret,
-      eventsSource: 'https://api.example.com',
-    });
+  const allow = (action: string, resource: unknown) => ({ Effect: 'Allow', Action: [action], Resource: resource });
+  it.each<[string, Record<string, string>, Record<string, string>, unknown]>([
+    [
+      'a webhook: its secret',
+      { eventsWebhookUrl: hook, eventsWebhookSecretArn: hookSecret },
+      { EVENTS_WEBHOOK_URL: hook, EVENTS_WEBHOOK_SECRET_ARN: hookSecret },
+      allow('secretsmanager:GetSecretValue', hookSecret),
+    ],
+    [
+      "a bus by name: PutEvents on it, in the stack's account and region",
+      { eventsEventBridgeBus: 'rrs-bus' },
+      { EVENTS_EVENTBRIDGE_BUS: 'rrs-bus' },
+      allow('events:PutEvents', {
+        'Fn::Sub': `arn:\${AWS::Partition}:events:\${AWS::Region}:\${AWS::AccountId}:event-bus/rrs-bus`,
+      }),
+    ],
+    [
+      'a bus by ARN',
+      { eventsEventBridgeBus: 'arn:aws:events:eu-west-1:123456789012:event-bus/rrs-bus' },
+      { EVENTS_EVENTBRIDGE_BUS: 'arn:aws:events:eu-west-1:123456789012:event-bus/rrs-bus' },
+      allow('events:PutEvents', 'arn:aws:events:eu-west-1:123456789012:event-bus/rrs-bus'),
+    ],
+    [
+      'a queue: SendMessage on it',
+      { eventsSqsQueueUrl: queue },
+      { EVENTS_SQS_QUEUE_URL: queue },
+      allow('sqs:SendMessage', { 'Fn::Sub': `arn:\${AWS::Partition}:sqs:eu-west-1:123456789012:rrs-events.fifo` }),
+    ],
+    [
+      'a topic: Publish on it',
+      { eventsSnsTopicArn: topic },
+      { EVENTS_SNS_TOPIC_ARN: topic },
+      allow('sns:Publish', topic),
+    ],
+  ])('%s', (_name, params, environment, statement) => {
+    const settings = of({ ...params, eventsSource: 'https://api.example.com' });
     expect(settings.errors).toEqual([]);
-    expect(settings.events).toEqual({ webhookUrl: hook, webhookSecretArn: hookSecret });
+    expect(settings.events).toEqual({ environment, statement });
     expect(settings.environment.EVENTS_SOURCE).toBe('https://api.example.com');
-    // the webhook's secret is the drain's alone: it is not among every function's statements
-    expect(settings.statements.flatMap((s) => s.Resource)).not.toContain(hookSecret);
+    // the sink is the drain's alone: it is not among every function's statements
+    expect(settings.statements).not.toContainEqual(statement);
+  });
+
+  it('no sink: no drain', () => {
     expect(of({}).events).toBeUndefined();
+    expect(of({ eventsSource: 'x' }).events).toBeUndefined();
   });
 });

@@ -411,6 +411,9 @@ describe('sign-in on, IAM authentication through RDS Proxy', () => {
       '@aws-sdk/client-s3',
       '@aws-sdk/client-secrets-manager',
       '@aws-sdk/client-lambda',
+      '@aws-sdk/client-eventbridge',
+      '@aws-sdk/client-sqs',
+      '@aws-sdk/client-sns',
       // mysql2's optional syntax highlighter, required inside a try
       'cardinal',
       // not a call: the SDK's signer names it in an error message ("register the package by calling [require(...)]")
@@ -479,6 +482,9 @@ describe('sign-in on, a Secrets Manager secret and no database URL', () => {
       '@aws-sdk/client-s3',
       '@aws-sdk/client-secrets-manager',
       '@aws-sdk/client-lambda',
+      '@aws-sdk/client-eventbridge',
+      '@aws-sdk/client-sqs',
+      '@aws-sdk/client-sns',
       '@aws-sdk/rds-signer',
       '@aws-lambda-powertools/tracer',
       'jose',
@@ -544,6 +550,9 @@ describe('the operating params: runtime, limits, CORS, tracing, alarms, variable
       '@aws-sdk/client-s3',
       '@aws-sdk/client-secrets-manager',
       '@aws-sdk/client-lambda',
+      '@aws-sdk/client-eventbridge',
+      '@aws-sdk/client-sqs',
+      '@aws-sdk/client-sns',
       'jose',
     ]);
   });

@@ -11,7 +11,8 @@ import { engineNamed, sqlShapeOf } from '../../lib/db/engines/registry';
 import type { OutboxEvent } from '../../lib/events/change-events';
 import { type DrainOptions, drainOutbox } from '../../lib/events/drain';
 import { replayDead, selectBacklog, takeLease, writeOutbox } from '../../lib/events/outbox';
-import { type Sink, webhookSink } from '../../lib/events/webhook-sink';
+import type { Sink } from '../../lib/events/sink';
+import { webhookSink } from '../../lib/events/webhook-sink';
 import { connectTo } from '../support/connect';
 import { type TestDatabase, targets } from '../support/databases';
 import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy';
@@ -163,9 +164,11 @@ describe.each(targets())('the drain on $name', (target) => {
     // the second round (a2) is delivered, then the connection drops as the drain marks it
     const breaking: Sink = {
       description: webhook.description,
-      publish: async (event) => {
-        await webhook.publish(event);
-        if (event.id === a2?.id) proxy.drop({ direction: 'toServer', at: /DELETE FROM rrs_events/i, how: 'reset' });
+      publish: async (events) => {
+        const outcomes = await webhook.publish(events);
+        if (events.some((event) => event.id === a2?.id))
+          proxy.drop({ direction: 'toServer', at: /DELETE FROM rrs_events/i, how: 'reset' });
+        return outcomes;
       },
     };
     try {

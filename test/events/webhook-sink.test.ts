@@ -35,9 +35,8 @@ it.each([
 ])('an answer %i: %s', async (status, outcome) => {
   const receiver = await startReceiver(() => status);
   try {
-    const delivered = webhookSink(receiver.url, testSecret).publish(event);
-    if (outcome === 'delivered') await expect(delivered).resolves.toBeUndefined();
-    else await expect(delivered).rejects.toThrow(outcome);
+    const [failure] = await webhookSink(receiver.url, testSecret).publish([event]);
+    expect(failure ?? 'delivered').toBe(outcome);
     expect(receiver.refused).toEqual([]);
     expect(receiver.receipts.map((r) => r.event)).toEqual([JSON.parse(event.event)]);
   } finally {
@@ -50,7 +49,7 @@ it('a receiver that does not answer in time is a failure that says so', async ()
   await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
   try {
     const url = `http://127.0.0.1:${(silent.address() as AddressInfo).port}/`;
-    await expect(webhookSink(url, testSecret, 200).publish(event)).rejects.toThrow('no answer within 0.2 s');
+    expect(await webhookSink(url, testSecret, 200).publish([event])).toEqual(['no answer within 0.2 s']);
   } finally {
     silent.closeAllConnections();
     silent.close();
@@ -59,5 +58,21 @@ it('a receiver that does not answer in time is a failure that says so', async ()
 
 it('a receiver that is not there is a failure', async () => {
   const url = `http://127.0.0.1:${await freePort()}/`;
-  await expect(webhookSink(url, testSecret).publish(event)).rejects.toThrow(/ECONNREFUSED/);
+  expect(await webhookSink(url, testSecret).publish([event])).toEqual([expect.stringMatching(/ECONNREFUSED/)]);
+});
+
+it('delivers a round several at once, and tells each failure in its place', async () => {
+  const events = ['1', '2', '3', '4', '5'].map((n) => ({
+    ...event,
+    id: `00000000-0000-4000-8000-00000000000${n}`,
+    event: JSON.stringify({ ...JSON.parse(event.event), id: `00000000-0000-4000-8000-00000000000${n}`, subject: n }),
+  }));
+  const receiver = await startReceiver((id) => (id.endsWith('3') ? 503 : 204));
+  try {
+    const outcomes = await webhookSink(receiver.url, testSecret).publish(events);
+    expect(outcomes).toEqual([undefined, undefined, 'the webhook answered 503', undefined, undefined]);
+    expect(receiver.receipts.map((r) => r.row).sort()).toEqual(['1', '2', '3', '4', '5']);
+  } finally {
+    await receiver.close();
+  }
 });

@@ -5,7 +5,7 @@
  *   into each is a require() call from the module named there (s3-source.ts from definitionSource(), and
  *   s3-privileges.ts from the privileges store, both through the shared s3-client.ts; the
  *   database login's fetch-secret.ts from secret-source.ts and iam-token.ts from iam-source.ts; the change events'
- *   nudge-drain.ts from announce.ts);
+ *   nudge-drain.ts from announce.ts, and its AWS sinks from event-sink.ts);
  * - behaviourally: the read handler's bundle is run with a require() that records what it loads. Loading it, and
  *   serving from a definitions folder, never requires @aws-sdk/client-s3; serving with DEFINITIONS_S3 does. A
  *   database reached with a plain DATABASE_URL requires no SDK; DATABASE_SECRET_ARN requires only
@@ -31,6 +31,9 @@ const lazyModules: Readonly<Record<string, readonly string[]>> = {
   'lib/db/fetch-secret.ts': ['lib/db/secret-source.ts require-call', 'lib/events/event-sink.ts require-call'],
   'lib/db/iam-token.ts': ['lib/db/iam-source.ts require-call'],
   'lib/events/nudge-drain.ts': ['lib/events/announce.ts require-call'],
+  'lib/events/eventbridge-sink.ts': ['lib/events/event-sink.ts require-call'],
+  'lib/events/sqs-sink.ts': ['lib/events/event-sink.ts require-call'],
+  'lib/events/sns-sink.ts': ['lib/events/event-sink.ts require-call'],
 };
 
 /** A handler as serverless.yml bundles it, the AWS SDK left external so that each require() of it is seen. */
