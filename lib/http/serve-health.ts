@@ -1,7 +1,8 @@
 /**
  * The health checks, answered without sign-in: GET /health says the function runs (liveness) and touches
  * nothing; GET /health/db runs `SELECT 1` on every configured database and answers 200 with each one's time, or
- * 503 naming the ones that failed and why. Databases are named by their variable only: no host, no password.
+ * 503 naming the ones that failed and why; GET /health/events answers each database's change events backlog
+ * (outbox-backlog), or 503 naming one whose outbox cannot be read. Databases are named by their variable only: no host, no password.
  * Anyone may call it, so its answer is reused for a few seconds (below): a flood of calls runs a few checks, not
  * one query per call. Must not read a definition or serve anything of a resource.
  */
@@ -9,6 +10,7 @@ import { createCache } from '../cache';
 import { type Config, config } from '../config';
 import { checkDatabases, type DatabaseCheck } from '../db/check-databases';
 import { NotFoundError } from '../errors';
+import { type Backlog, outboxBacklogs } from '../events/outbox-backlog';
 import { pathOf } from '../routes';
 import type { HttpRequest } from './from-event';
 import { requireGet } from './require-get';
@@ -16,6 +18,7 @@ import { type HttpResponse, toResult } from './to-result';
 
 const health = pathOf('/health');
 const healthDb = pathOf('/health/db');
+const healthEvents = pathOf('/health/events');
 
 /** How long an answer of the database checks is reused, in milliseconds. */
 export const healthCacheMs = 5_000;
@@ -32,17 +35,38 @@ const recentChecks = createCache<Config, DatabaseCheck[]>({
   load: (settings) => checkDatabases(settings),
 });
 
+/** The cache of /health/events: the same policy as /health/db's. */
+const recentBacklogs = createCache<Config, Backlog[]>({
+  ttlMs: healthCacheMs,
+  staleWhileRevalidate: false,
+  max: 1,
+  load: (settings) => outboxBacklogs(settings),
+});
+
 /** A health answer is about this moment (or the last few seconds): no cache in between may keep it. */
 const noStore = { 'Cache-Control': 'no-store' };
 
 export async function serveHealth(request: HttpRequest): Promise<HttpResponse> {
   const databases = healthDb.match(request.path) !== undefined;
-  if (!databases && health.match(request.path) === undefined)
-    throw new NotFoundError('path_not_found', `No such path: ${request.path}; see /health and /health/db`);
+  const events = healthEvents.match(request.path) !== undefined;
+  if (!databases && !events && health.match(request.path) === undefined)
+    throw new NotFoundError(
+      'path_not_found',
+      `No such path: ${request.path}; see /health, /health/db and /health/events`,
+    );
   requireGet(request.method);
+  if (events) return serveBacklogs();
   if (!databases) return toResult(200, 'application/json', JSON.stringify({ status: 'ok' }), noStore);
   const checks = await recentChecks.get(config());
   const failed = checks.some((check) => check.status === 'failed');
   const body = JSON.stringify({ status: failed ? 'failed' : 'ok', databases: checks });
+  return toResult(failed ? 503 : 200, 'application/json', body, noStore);
+}
+
+/** 200 with each database's backlog; 503 when the outbox of one cannot be read. */
+async function serveBacklogs(): Promise<HttpResponse> {
+  const backlogs = await recentBacklogs.get(config());
+  const failed = backlogs.some((backlog) => backlog.status === 'failed');
+  const body = JSON.stringify({ status: failed ? 'failed' : 'ok', databases: backlogs });
   return toResult(failed ? 503 : 200, 'application/json', body, noStore);
 }

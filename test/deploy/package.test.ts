@@ -59,10 +59,12 @@ const openRoutes = [
   'GET /explorer/{file}',
   'GET /health',
   'GET /health/db',
+  'GET /health/events',
   'HEAD /explorer',
   'HEAD /explorer/{file}',
   'HEAD /health',
   'HEAD /health/db',
+  'HEAD /health/events',
 ];
 
 /** The deploying shell of a careless deploy: passwords a package must not pick up from it. */
@@ -325,10 +327,12 @@ const expectedRoutes = [
   'GET /explorer/{file}',
   'GET /health',
   'GET /health/db',
+  'GET /health/events',
   'HEAD /res/{resName}',
   'HEAD /openapi.json',
   'HEAD /explorer',
   'HEAD /health',
+  'HEAD /health/events',
   '$default',
 ];
 

@@ -254,4 +254,42 @@ describe.each(targets())('change events on $name', (target) => {
     expect((await write('POST', 'ItemInserts', 'name=loud')).status).toBe(200);
     expect((await said()).map((e) => e.type)).toEqual(['ItemInserts.inserted']);
   });
+
+  it('GET /health/events shows the backlog; an outbox that cannot be read is a 503 that says how to set it up', async () => {
+    await write('POST', 'Item', 'name=waiting');
+    const health = async () => {
+      const reply = await invoke({ method: 'GET', path: '/health/events' });
+      return { status: reply.status, body: JSON.parse(reply.body) };
+    };
+    expect(await health()).toEqual({
+      status: 200,
+      body: {
+        status: 'ok',
+        databases: [
+          { database: 'DATABASE_URL', status: 'ok', pending: 1, deadLettered: 0, oldestPendingS: expect.any(Number) },
+        ],
+      },
+    });
+    await fx.db.exec('DROP TABLE rrs_events');
+    try {
+      await useService({ EVENTS_SOURCE: 'https://api.example.com' });
+      expect(await health()).toMatchObject({
+        status: 503,
+        body: {
+          status: 'failed',
+          databases: [
+            {
+              database: 'DATABASE_URL',
+              status: 'failed',
+              error: expect.stringMatching(
+                /rrs_events.*; create its tables with npm run events:setup -- <database URL>$/,
+              ),
+            },
+          ],
+        },
+      });
+    } finally {
+      for (const statement of engineNamed(target.engine).sql.eventTables) await fx.db.exec(statement);
+    }
+  });
 });

@@ -110,6 +110,8 @@ it('asks for no token on exactly the open routes of the table, in the template a
     'HEAD /health',
     'GET /health/db',
     'HEAD /health/db',
+    'GET /health/events',
+    'HEAD /health/events',
   ]);
   expect(readFileSync(path.join(root, 'serverless.yml'), 'utf8')).toContain(
     `openRoutes: $\{file(./scripts/deploy/route-events.js):openRoutes}`,
