@@ -227,7 +227,7 @@ async function main(): Promise<void> {
       if (url) {
         const own = urlOf(url, 'rrs_bench_events');
         await seedUrl(own);
-        console.log(`${db}: the demo seeded into ${maskUrl(own)} (${engineOfUrl(own).label})`);
+        console.log(`${db}: the demo seeded into ${maskUrl(own)}`);
         await benchDatabase(db, own, options, definitions);
       } else {
         const embedded = await startEmbeddedDatabase();
