@@ -6,6 +6,7 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { CloudEvent } from 'cloudevents';
 import { engineNamed } from '../../lib/db/engines/registry';
 import { targets } from '../support/databases';
 import { useFixture } from '../support/fixture';
@@ -102,6 +103,8 @@ describe.each(targets())('change events on $name', (target) => {
       },
     });
     expect(Math.abs(Date.parse(String(item?.time)) - Date.now())).toBeLessThan(60_000);
+    // a valid CloudEvents 1.0 event, as the specification's own SDK reads it (strict: it throws otherwise)
+    for (const event of [item, ext]) expect(new CloudEvent({ ...event }, true).validate()).toBe(true);
     // the extension row names its parent; only the fields the resource shows are carried
     expect(ext?.data).toMatchObject({
       table: 'item_ext',
