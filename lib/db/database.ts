@@ -28,6 +28,12 @@ export interface Executor {
    * (MySQL: MariaDB 10.5+ has it). Absent where the engine's SQL shape says it for every server.
    */
   readonly insertsReturn?: boolean;
+  /**
+   * In a transaction: runs `statement` as its last, sent with the COMMIT in the same round trip where the engine
+   * makes that safe (PostgreSQL: a statement that fails aborts the transaction, so the COMMIT rolls it back, and the
+   * transaction throws the statement's error). Absent elsewhere: run the statement with `run` before the end.
+   */
+  readonly runWithCommit?: (statement: Statement) => void;
 }
 
 /** One column of a table as the catalog describes it. */

@@ -15,11 +15,18 @@ import type { OutboxEvent } from './change-events';
 /** The lease a drain holds while it publishes (one row of the drains' table). */
 const leaseName = 'drain';
 
-/** Adds the events to the outbox: a multi-row INSERT (more than one when they are many). */
+/**
+ * Adds the events to the outbox: a multi-row INSERT (more than one when they are many), the last of them the
+ * transaction's last statement, sent with its COMMIT where the engine can (Executor.runWithCommit).
+ */
 export async function writeOutbox(tx: Executor, shape: SqlShape, events: readonly OutboxEvent[]): Promise<void> {
   if (events.length === 0) return;
-  for (const batch of await fittedStatements(shape, events, (run) => insertEvents(shape, run)))
-    await tx.run(batch.statement);
+  const batches = await fittedStatements(shape, events, (run) => insertEvents(shape, run));
+  const last = batches.pop();
+  for (const batch of batches) await tx.run(batch.statement);
+  // the transaction's last statement: with its COMMIT, in one round trip, where the engine can
+  if (last && tx.runWithCommit) tx.runWithCommit(last.statement);
+  else if (last) await tx.run(last.statement);
 }
 
 function insertEvents(shape: SqlShape, events: readonly OutboxEvent[]): Statement {

@@ -258,6 +258,20 @@ describe.each(targets())('change events on $name', (target) => {
     expect((await said()).map((e) => e.type)).toEqual(['ItemInserts.inserted']);
   });
 
+  it('a write whose events cannot be written is not written: a 500, and neither the row nor its extension row', async () => {
+    await fx.db.exec('DROP TABLE rrs_events');
+    try {
+      const reply = await write('POST', 'Item', 'name=unannounced&color=blue');
+      expect(reply.status).toBe(500);
+      expect(await fx.count('item', "name = 'unannounced'")).toBe(0);
+      expect(await fx.count('item_ext', "color = 'blue'")).toBe(0);
+      expect((await write('PUT', 'Item/1', 'qty=99')).status).toBe(500);
+      expect(await fx.count('item', 'qty = 99')).toBe(0);
+    } finally {
+      for (const statement of engineNamed(target.engine).sql.eventTables) await fx.db.exec(statement);
+    }
+  });
+
   it('GET /health/events shows the backlog; an outbox that cannot be read is a 503 that says how to set it up', async () => {
     await write('POST', 'Item', 'name=waiting');
     const health = async () => {

@@ -4,6 +4,7 @@
  * table of cases; writes of several statements keep their transaction, and one whose second statement fails
  * leaves nothing behind. On PGlite, and on each server whose URL is set.
  */
+import { engineNamed } from '../../lib/db/engines/registry';
 import { closeDatabases } from '../../lib/db/select-database';
 import { isOneStatement } from '../../lib/execute/one-statement';
 import type { WritePlan } from '../../lib/plan/plan';
@@ -127,7 +128,11 @@ describe.each(targets())('round trips of a write on $name', (target) => {
     db = await target.create();
     for (const statement of testSchema(target.engine)) await db.exec(statement);
     for (const statement of testData(target.engine)) await db.exec(statement);
-    folder = definitionFolder('one-statement', { Tag: tagDefinition });
+    folder = definitionFolder('one-statement', {
+      Tag: tagDefinition,
+      TagEvents: { ...tagDefinition, more: '  <events on="insert"/>\n' },
+    });
+    for (const statement of engineNamed(target.engine).sql.eventTables) await db.exec(statement);
     proxy = await countingProxy(db.url);
     await useService({ DATABASE_URL: proxy.url, DEFINITIONS_DIR: folder.path });
     expect((await invoke({ method: 'GET', path: '/res/Tag/1' })).status).toBe(200); // connects, reads the catalog
@@ -157,6 +162,21 @@ describe.each(targets())('round trips of a write on $name', (target) => {
       rowsAffected: 1,
       tags: [{ tag_id: Number(stored[0]?.tag_id), label: 'echo', weight: null }],
     });
+  });
+
+  it('an insert of one row with change events: BEGIN, the INSERT, and its events with the COMMIT', async () => {
+    expect((await invoke({ method: 'GET', path: '/res/TagEvents/1' })).status).toBe(200); // reads the catalog
+    const [status, trips] = await roundTrips({
+      method: 'POST',
+      path: '/res/TagEvents',
+      headers: form,
+      body: 'label=ev',
+    });
+    expect(status).toBe(200);
+    // PostgreSQL sends the outbox's INSERT and the COMMIT at once; MySQL and MariaDB one after the other
+    expect(trips).toBe(target.engine === 'postgres' ? 3 : 4);
+    expect(await count("label = 'ev'")).toBe(1);
+    expect((await db.exec('SELECT COUNT(*) AS n FROM rrs_events')).map((row) => Number(row.n))).toEqual([1]);
   });
 
   it('an insert of two rows: in a transaction, the rows given back by the same statement', async () => {

@@ -40,7 +40,11 @@ export const executor = (
   run: (query) => runPostgres(client, runner, query, bounds),
 });
 
-/** Commit when `fn` resolves, roll back when it throws; BEGIN, COMMIT and ROLLBACK are bounded too. */
+/**
+ * Commit when `fn` resolves, roll back when it throws; BEGIN, COMMIT and ROLLBACK are bounded too. A statement `fn`
+ * runs last with runWithCommit goes with the COMMIT: postgres.js sends both at once, and a failure of the statement
+ * makes the COMMIT a ROLLBACK on the server, which is then thrown as the statement's error.
+ */
 export async function transaction<T>(
   client: postgres.Sql,
   fn: (tx: Executor) => Promise<T>,
@@ -51,12 +55,21 @@ export async function transaction<T>(
   // When the connection fails, postgres.js may reject the transaction before the statement in flight: the
   // failure is then reported with that statement.
   let running = begin;
+  // the statement sent with the COMMIT (runWithCommit): its outcome is the transaction's
+  let withCommit: { readonly query: Statement; readonly answer: Promise<unknown> } | undefined;
   const runner = (tx: postgres.TransactionSql): Executor => {
     const statements = executor(client, tx, bounds);
     return {
       run: (query) => {
         running = query;
         return statements.run(query);
+      },
+      runWithCommit: (query) => {
+        running = query;
+        const answer = statements.run(query);
+        // its failure is thrown once the COMMIT (a ROLLBACK by then) has answered
+        answer.catch(() => undefined);
+        withCommit = { query, answer };
       },
     };
   };
@@ -74,7 +87,10 @@ export async function transaction<T>(
     }
   });
   try {
-    return (await Promise.race([work, deadline.expired])) as T;
+    const result = (await Promise.race([work, deadline.expired])) as T;
+    // its failure aborted the transaction: the COMMIT sent after it rolled everything back
+    if (withCommit) await withCommit.answer;
+    return result;
   } catch (error) {
     // the statement that failed is reported, even when the rollback after it failed too
     throw failure ? failure.error : classifyDbError(postgresErrors, error, running);
