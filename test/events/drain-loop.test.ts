@@ -49,7 +49,9 @@ it('backs off while the outbox cannot be read, and delivers once it can', async 
     // every 20 ms would be some 70 drains; doubling from 20 ms makes about 6
     expect(failed.length).toBeGreaterThanOrEqual(3);
     expect(failed.length).toBeLessThanOrEqual(8);
-    expect(String((failed[0]?.report as { error: Error }).error.message)).toMatch(/relation "rrs_event_drains" does not exist/);
+    expect(failed[0]?.report).toMatchObject({
+      error: { message: expect.stringMatching(/"rrs_event_drains" does not exist/) },
+    });
     for (const statement of engineNamed('postgres').sql.eventTables) await db.exec(statement);
     const client = await connectTo(db.url, {
       connectTimeoutMs: 5000,
