@@ -148,6 +148,26 @@ const parsed: { name: string; xml: string; expected: Definition }[] = [
       documentation: undefined,
     },
   },
+  ...(
+    [
+      ['insert update delete', 'true', ['insert', 'update', 'delete'], true],
+      [' delete   insert ', undefined, ['insert', 'delete'], false],
+      ['update', 'false', ['update'], false],
+    ] as const
+  ).map(([on, before, operations, withBefore]) => ({
+    name: `events on="${on}"${before === undefined ? '' : ` before="${before}"`}: the operations that announce, in order`,
+    xml: `<sqlResource><query>select id from item</query><events on="${on}"${before === undefined ? '' : ` before="${before}"`}/><metadata><table name="item" role="Parent"/></metadata></sqlResource>`,
+    expected: {
+      file,
+      query: 'select id from item',
+      database: undefined,
+      tables: [{ name: 'item', role: 'Parent' as const }],
+      validations: [],
+      cacheControl: undefined,
+      events: { on: [...operations], before: withBefore },
+      documentation: undefined,
+    },
+  })),
   {
     name: 'documentation: entities and character references decoded, CDATA kept as written, markup kept as text',
     xml: `<sqlResource><query>select id from item</query><metadata><table name="item" role="Parent"/></metadata>
@@ -269,6 +289,21 @@ const broken: { name: string; xml: string; problem: string }[] = [
     name: 'http/request ifMatch neither required nor optional',
     xml: '<sqlResource><query>select id from item</query><http><request ifMatch="always"/></http><metadata><table name="item" role="Parent"/></metadata></sqlResource>',
     problem: 'http/request has ifMatch="always"; expected "required" or "optional"',
+  },
+  {
+    name: 'events without on',
+    xml: '<sqlResource><query>select id from item</query><events before="true"/><metadata><table name="item" role="Parent"/></metadata></sqlResource>',
+    problem: 'events has no on attribute; expected on="insert update delete" (any of them)',
+  },
+  {
+    name: 'events on an operation that does not write',
+    xml: '<sqlResource><query>select id from item</query><events on="insert read"/><metadata><table name="item" role="Parent"/></metadata></sqlResource>',
+    problem: 'events has on="insert read"; "read" is not one of insert, update, delete',
+  },
+  {
+    name: 'events before neither true nor false',
+    xml: '<sqlResource><query>select id from item</query><events on="update" before="yes"/><metadata><table name="item" role="Parent"/></metadata></sqlResource>',
+    problem: 'events has before="yes"; expected "true" or "false"',
   },
   {
     name: 'malformed XML names line and column',
