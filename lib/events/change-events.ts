@@ -2,10 +2,11 @@
  * The change events of a committed write: one CloudEvents 1.0 event (JSON) per row it inserted, updated or deleted,
  * children and association rows included. An event carries the row's key, its parent's key (rows of every table but
  * the Parent), the row after the change (and before it, when the definition asks), in the resource's field labels
- * and the JSON representation's values, and the request id and caller subject. Only the fields the resource shows
- * are carried: a column its query leaves out never leaves the database in an event. Pure: the id and the time are
+ * and the JSON representation's values, and the request id and caller subject. Besides the keys, only the fields
+ * the resource shows are carried: no other column its query leaves out leaves the database in an event. Pure: the id and the time are
  * given.
  */
+import { createHash } from 'node:crypto';
 import type { RowChange } from '../execute/change-log';
 import type { Field, ResourceTable, SqlResource } from '../resource';
 import { valueJson } from '../serial/format-value';
@@ -71,9 +72,15 @@ export function changeEvents(
       '"datacontenttype":"application/json"',
       `"data":{${data.join(',')}}`,
     ];
-    const orderingKey = JSON.stringify([resource.name, change.table.name, ...key.map(textOf)]);
+    const orderingKey = orderingKeyOf([resource.name, change.table.name, ...key.map(textOf)]);
     return { id, orderingKey, event: `{${event.join(',')}}`, createdAt: origin.time };
   });
+}
+
+/** The outbox's column holds 2,000 characters: a longer row key is kept as its SHA-256, which orders the same. */
+function orderingKeyOf(parts: readonly string[]): string {
+  const text = JSON.stringify(parts);
+  return text.length <= 1000 ? text : `sha256:${createHash('sha256').update(text).digest('hex')}`;
 }
 
 /** Each table's shown fields, by column. */
