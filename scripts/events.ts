@@ -9,7 +9,7 @@
 import type { Database } from '../lib/db/database';
 import { engineOfUrl } from '../lib/db/engines/registry';
 import { maskUrl } from '../lib/db/mask-url';
-import { replayDead, selectBacklog } from '../lib/events/outbox';
+import { readBacklog, replayDead } from '../lib/events/outbox';
 
 const usage = 'usage: events.ts setup|status|replay <database URL> [event id, for replay]';
 
@@ -25,16 +25,11 @@ async function setup(db: Database, url: string): Promise<void> {
 }
 
 async function status(db: Database, url: string): Promise<void> {
-  const rows = (await db.run(selectBacklog(engineOfUrl(url).sql))).rows;
-  const now = Date.now();
-  const of = (state: string) => rows.find((row) => row.state === state);
-  for (const state of ['pending', 'dead']) {
-    const row = of(state);
-    const count = Number(row?.events ?? 0);
-    const oldest =
-      row?.oldest === null || row?.oldest === undefined ? '' : `, oldest ${ageText(now - Number(row.oldest))} old`;
-    console.log(`${state.padEnd(7)} ${count}${count > 0 ? oldest : ''}`);
-  }
+  const backlog = await readBacklog(db, engineOfUrl(url).sql, Date.now());
+  const line = (state: string, count: number, ms: number | undefined) =>
+    console.log(`${state.padEnd(7)} ${count}${count > 0 && ms !== undefined ? `, oldest ${ageText(ms)} old` : ''}`);
+  line('pending', backlog.pending, backlog.oldestPendingMs);
+  line('dead', backlog.deadLettered, backlog.oldestDeadMs);
 }
 
 async function replay(db: Database, url: string, id: string | undefined): Promise<void> {

@@ -2,8 +2,7 @@
  * What a write whose resource announces its operation does before it commits: turns the rows it changed into
  * events (change-events) and adds them to the outbox of the resource's database (outbox), in the write's
  * transaction; and, once it committed, tells the drains of this process to look, or on Lambda invokes the drain
- * function (nudge-drain). A write of an operation
- * the definition does not list announces nothing.
+ * function (nudge-drain). A write of an operation the definition does not list announces nothing.
  */
 import { randomUUID } from 'node:crypto';
 import type { Config } from '../config';

@@ -8,6 +8,7 @@
  */
 import type { Database } from '../db/database';
 import { sqlShapeOf } from '../db/engines/registry';
+import type { SqlShape } from '../sql-shape';
 import {
   deletePublished,
   markFailed,
@@ -66,7 +67,7 @@ export async function drainOutbox(db: Database, sink: Sink, options: DrainOption
       const round = dueRound(pending, now());
       if (round.length === 0) break;
       const outcomes = await sink.publish(round);
-      const marked = await markRound(db, round, outcomes, options.maxAttempts, now);
+      const marked = await markRound(db, shape, round, outcomes, options.maxAttempts, now);
       result.published += marked.published;
       result.failed += marked.failed;
       result.deadLettered += marked.deadLettered;
@@ -83,12 +84,12 @@ export async function drainOutbox(db: Database, sink: Sink, options: DrainOption
 /** Marks a round in the outbox: the delivered events deleted in one statement, each failed one tried again later. */
 async function markRound(
   db: Database,
+  shape: SqlShape,
   round: readonly PendingEvent[],
   failures: readonly (string | undefined)[],
   maxAttempts: number,
   now: () => number,
 ): Promise<{ published: number; failed: number; deadLettered: number }> {
-  const shape = sqlShapeOf(db.engine);
   const published = round.filter((_, i) => failures[i] === undefined).map((e) => e.seq);
   if (published.length > 0) await db.run(deletePublished(shape, published));
   let failed = 0;

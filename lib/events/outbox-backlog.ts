@@ -7,7 +7,7 @@
 import type { Config } from '../config';
 import { sqlShapeOf } from '../db/engines/registry';
 import { eventDatabases } from './event-databases';
-import { selectBacklog } from './outbox';
+import { readBacklog, withSetupHint } from './outbox';
 
 export type Backlog =
   | {
@@ -27,23 +27,12 @@ export async function outboxBacklogs(settings: Config, now = Date.now()): Promis
       const database = name === '' ? 'DATABASE_URL' : name;
       try {
         const db = await open();
-        const rows = (await db.run(selectBacklog(sqlShapeOf(db.engine)))).rows;
-        const of = (state: string) => rows.find((row) => row.state === state);
-        const oldest = of('pending')?.oldest;
-        return {
-          database,
-          status: 'ok',
-          pending: Number(of('pending')?.events ?? 0),
-          deadLettered: Number(of('dead')?.events ?? 0),
-          oldestPendingS:
-            oldest === null || oldest === undefined ? 0 : Math.max(0, Math.round((now - Number(oldest)) / 1000)),
-        };
+        const backlog = await readBacklog(db, sqlShapeOf(db.engine), now);
+        const { pending, deadLettered, oldestPendingMs = 0 } = backlog;
+        return { database, status: 'ok', pending, deadLettered, oldestPendingS: Math.round(oldestPendingMs / 1000) };
       } catch (error) {
         const message = error instanceof Error ? error.message : String(error);
-        const setup = /rrs_event/i.test(message)
-          ? '; create its tables with npm run events:setup -- <database URL>'
-          : '';
-        return { database, status: 'failed', error: `${message}${setup}` };
+        return { database, status: 'failed', error: withSetupHint(message) };
       }
     }),
   );

@@ -2,7 +2,7 @@
  * The outbox's statements: adding a write's events in its transaction, and what a drain asks of it (a lease, the
  * pending events in order, marking each published, failed or dead, the backlog, a replay). The tables are each
  * engine's (its SQL shape's eventTables); every statement here is plain SQL that both engines read alike, values
- * always parameters. Pure, but for writeOutbox.
+ * always parameters. Pure, but for writeOutbox and readBacklog.
  */
 import type { Executor, Statement } from '../db/database';
 import { drainsTable, outboxTable } from '../event-tables';
@@ -119,6 +119,38 @@ export function selectBacklog(shape: SqlShape): Statement {
   return new ParamList(shape).compile(
     `SELECT state, COUNT(*) AS events, MIN(created_at) AS oldest FROM ${outboxTable} GROUP BY state`,
   );
+}
+
+/** An outbox's pending and dead-lettered events, each with the age of its oldest (absent when there is none). */
+export interface OutboxBacklog {
+  readonly pending: number;
+  readonly deadLettered: number;
+  readonly oldestPendingMs?: number;
+  readonly oldestDeadMs?: number;
+}
+
+export async function readBacklog(db: Executor, shape: SqlShape, now: number): Promise<OutboxBacklog> {
+  const rows = (await db.run(selectBacklog(shape))).rows;
+  const of = (state: string) => rows.find((row) => row.state === state);
+  const age = (state: string) => {
+    const oldest = of(state)?.oldest;
+    return oldest === null || oldest === undefined ? {} : { ms: Math.max(0, now - Number(oldest)) };
+  };
+  const pendingAge = age('pending').ms;
+  const deadAge = age('dead').ms;
+  return {
+    pending: Number(of('pending')?.events ?? 0),
+    deadLettered: Number(of('dead')?.events ?? 0),
+    ...(pendingAge === undefined ? {} : { oldestPendingMs: pendingAge }),
+    ...(deadAge === undefined ? {} : { oldestDeadMs: deadAge }),
+  };
+}
+
+/** A failure to reach the outbox, with what to do when its tables are missing. */
+export function withSetupHint(message: string): string {
+  return /rrs_event/i.test(message)
+    ? `${message}; create its tables with npm run events:setup -- <database URL>`
+    : message;
 }
 
 /** Dead-lettered events (all, or the one of `id`) are pending again, from their first attempt. */

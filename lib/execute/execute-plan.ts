@@ -2,9 +2,9 @@
  * Runs a plan: a read, or the writes of one request in one transaction: commit when every statement succeeded, roll
  * back on any error (a write that is one statement runs alone, atomic by itself: one-statement; not one whose
  * changed rows are announced, which adds its events in the same transaction). A constraint it breaks is reported in
- * the resource's labels. A plan with the caller's query (claims) reads through it; writes touch only the rows the query shows (shown-rows). A read that
- * may return many rows reads them a batch at a time, and stops as soon as it is over its cap or its caller's
- * limit: the database sends no more.
+ * the resource's labels. A plan with the caller's query (claims) reads through it; writes touch only the rows the
+ * query shows (shown-rows). A read that may return many rows reads them a batch at a time, and stops as soon as it
+ * is over its cap or its caller's limit: the database sends no more.
  */
 
 import type { Database, Executor, Row } from '../db/database';

@@ -24,24 +24,22 @@ const healthEvents = pathOf('/health/events');
 export const healthCacheMs = 5_000;
 
 /**
- * The cache of /health/db. Policy: an answer, ok or failed, is reused for `healthCacheMs` after its check ended,
- * and then never served stale; calls that come while a check runs wait for that check instead of starting their
- * own; one entry, for the configuration in use, so a changed configuration is never answered from an old one.
+ * The caches of /health/db and /health/events. Policy: an answer, ok or failed, is reused for `healthCacheMs` after
+ * its check ended, and then never served stale; calls that come while a check runs wait for that check instead of
+ * starting their own; one entry, for the configuration in use, so a changed configuration is never answered from an
+ * old one.
  */
-const recentChecks = createCache<Config, DatabaseCheck[]>({
-  ttlMs: healthCacheMs,
-  staleWhileRevalidate: false,
-  max: 1,
-  load: (settings) => checkDatabases(settings),
-});
+const recentAnswers = <V extends { readonly status: string }>(check: (settings: Config) => Promise<V[]>) =>
+  createCache<Config, V[]>({
+    ttlMs: healthCacheMs,
+    staleWhileRevalidate: false,
+    max: 1,
+    // the configuration only: the cache's stale value is no argument of the check
+    load: (settings) => check(settings),
+  });
 
-/** The cache of /health/events: the same policy as /health/db's. */
-const recentBacklogs = createCache<Config, Backlog[]>({
-  ttlMs: healthCacheMs,
-  staleWhileRevalidate: false,
-  max: 1,
-  load: (settings) => outboxBacklogs(settings),
-});
+const recentChecks = recentAnswers<DatabaseCheck>(checkDatabases);
+const recentBacklogs = recentAnswers<Backlog>(outboxBacklogs);
 
 /** A health answer is about this moment (or the last few seconds): no cache in between may keep it. */
 const noStore = { 'Cache-Control': 'no-store' };
@@ -55,18 +53,17 @@ export async function serveHealth(request: HttpRequest): Promise<HttpResponse> {
       `No such path: ${request.path}; see /health, /health/db and /health/events`,
     );
   requireGet(request.method);
-  if (events) return serveBacklogs();
+  if (events) return serveRecent(recentBacklogs);
   if (!databases) return toResult(200, 'application/json', JSON.stringify({ status: 'ok' }), noStore);
-  const checks = await recentChecks.get(config());
-  const failed = checks.some((check) => check.status === 'failed');
-  const body = JSON.stringify({ status: failed ? 'failed' : 'ok', databases: checks });
-  return toResult(failed ? 503 : 200, 'application/json', body, noStore);
+  return serveRecent(recentChecks);
 }
 
-/** 200 with each database's backlog; 503 when the outbox of one cannot be read. */
-async function serveBacklogs(): Promise<HttpResponse> {
-  const backlogs = await recentBacklogs.get(config());
-  const failed = backlogs.some((backlog) => backlog.status === 'failed');
-  const body = JSON.stringify({ status: failed ? 'failed' : 'ok', databases: backlogs });
+/** 200 with each database's answer; 503 when one failed. */
+async function serveRecent<V extends { readonly status: string }>(
+  recent: ReturnType<typeof recentAnswers<V>>,
+): Promise<HttpResponse> {
+  const answers = await recent.get(config());
+  const failed = answers.some((answer) => answer.status === 'failed');
+  const body = JSON.stringify({ status: failed ? 'failed' : 'ok', databases: answers });
   return toResult(failed ? 503 : 200, 'application/json', body, noStore);
 }

@@ -6,6 +6,7 @@
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
 import type { DrainResult } from '../events/drain';
 import type { DrainReport } from '../events/drain-loop';
+import { withSetupHint } from '../events/outbox';
 import { type Observers, observers } from './observers';
 
 export function observeDrain(report: DrainReport, sink: string): void {
@@ -13,8 +14,7 @@ export function observeDrain(report: DrainReport, sink: string): void {
   const database = report.database === '' ? 'DATABASE_URL' : report.database;
   if ('error' in report) {
     const message = report.error instanceof Error ? report.error.message : String(report.error);
-    const setup = /rrs_event/i.test(message) ? '; create its tables with npm run events:setup -- <database URL>' : '';
-    o.logger.error('events drain', { database, sink, error: `${message}${setup}` });
+    o.logger.error('events drain', { database, sink, error: withSetupHint(message) });
     return;
   }
   if (!report.result.leased) return;
