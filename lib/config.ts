@@ -54,6 +54,8 @@ export interface Config {
   readonly databaseSecretArn?: string;
   /** CURSOR_SECRET: the key `_after` tokens are signed with; unset, a public fallback (docs/configuration.md). */
   readonly cursorSecret?: string;
+  /** MCP_ALLOWED_HOSTS: host names besides this machine's that /mcp answers without sign-in (DNS rebinding). */
+  readonly mcpAllowedHosts: readonly string[];
   /** Change events: where they say they come from, and how the drain publishes them (docs/events.md). */
   readonly events: EventsConfig;
   /** True on AWS Lambda itself (not under serverless-offline): API Gateway's authorizer has checked the token. */
@@ -140,6 +142,10 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseIamAuth: flag(env, 'DATABASE_IAM_AUTH'),
     databaseSecretArn: env.DATABASE_SECRET_ARN || undefined,
     cursorSecret: env.CURSOR_SECRET || undefined,
+    mcpAllowedHosts: (env.MCP_ALLOWED_HOSTS ?? '')
+      .split(',')
+      .map((host) => host.trim())
+      .filter(Boolean),
     events: eventsConfig(env),
     onLambda,
   });

@@ -21,6 +21,11 @@ export const errorCatalog: readonly { code: string; status: number; when: string
     status: 400,
     when: "a value does not convert to its field's type, a required field is missing or null, or the database refused a value (NOT NULL, CHECK)",
   },
+  {
+    code: 'bad_argument',
+    status: 400,
+    when: 'an MCP tool call gives arguments its input schema refuses, or neither or both ways of addressing rows',
+  },
   { code: 'bad_path_key', status: 400, when: 'the path key has the wrong number of segments or does not convert' },
   { code: 'bad_body', status: 400, when: 'the body is malformed, empty, or names an unknown element or field' },
   {

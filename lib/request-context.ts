@@ -18,6 +18,10 @@ export interface RequestRecord {
   operation?: string;
   /** Rows returned by a read, or affected by a write. */
   rows?: number;
+  /** The MCP tool a request to /mcp called. */
+  tool?: string;
+  /** The code of the error that tool call answered with (a tool error is an answer, not a failed request). */
+  toolError?: string;
   /** Why the drain function could not be invoked after a write that announced events (Lambda). */
   nudgeFailed?: string;
   /** Wall time during which at least one database call was in flight. */
@@ -78,7 +82,9 @@ export function currentRequestId(): string | undefined {
 
 /** Notes what the pipeline learnt about the current request. */
 export function noteRequest(
-  facts: Partial<Pick<RequestRecord, 'resource' | 'resourceFound' | 'operation' | 'rows' | 'nudgeFailed'>>,
+  facts: Partial<
+    Pick<RequestRecord, 'resource' | 'resourceFound' | 'operation' | 'rows' | 'nudgeFailed' | 'tool' | 'toolError'>
+  >,
 ) {
   const context = storage.getStore();
   if (context) Object.assign(context.record, facts);

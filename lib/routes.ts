@@ -27,6 +27,7 @@ export type FunctionName =
   | 'xsd'
   | 'explorer'
   | 'health'
+  | 'mcp'
   | 'fallback';
 
 export interface RouteRow {
@@ -124,8 +125,13 @@ const anyOnly = forMethod('ANY');
  * routes it: the catch-all's when no route matches.
  */
 export function routeRequest(method: string, rawPath: string): FunctionName {
+  return routeRowOf(method, rawPath).function;
+}
+
+/** The row of the route that serves `method` on `rawPath`: the catch-all's when no route matches. */
+export function routeRowOf(method: string, rawPath: string): RouteRow {
   const found = (triedFor.get(method.toUpperCase()) ?? anyOnly).find((m) => m.pattern.test(rawPath));
-  return (found?.row ?? catchAll).function;
+  return found?.row ?? catchAll;
 }
 
 /** Every matcher, whatever its method, the most specific path first. */
@@ -140,9 +146,14 @@ export function routeName(rawPath: string): string {
   return anyMethod.find((m) => m.pattern.test(rawPath))?.template ?? '*';
 }
 
-/** The functions anyone may call without a token even with sign-in on (the health checks, the explorer's page). */
+/**
+ * The functions anyone may call without a token even with sign-in on (the health checks, the explorer's page): every
+ * route of theirs is open. The mcp function has one open route (its protected-resource metadata) and is not one.
+ */
 export const openFunctions: ReadonlySet<FunctionName> = new Set(
-  routeTable.filter((row) => !row.signIn).map((row) => row.function),
+  routeTable
+    .filter((row) => routeTable.every((other) => other.function !== row.function || !other.signIn))
+    .map((row) => row.function),
 );
 
 /** The rows of a path template, as the table writes it (`/res/{resName}`), whatever their method. */

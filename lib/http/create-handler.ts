@@ -34,8 +34,16 @@ export type Handler = LambdaHandler & {
 };
 
 export interface HandlerOptions {
-  /** False for paths anyone may call even with sign-in on (the health checks): the caller is not asked for a token. */
-  readonly signIn?: boolean;
+  /**
+   * False for paths anyone may call even with sign-in on (the health checks): the caller is not asked for a token.
+   * A function of the request when the function serves both kinds of path.
+   */
+  readonly signIn?: boolean | ((request: HttpRequest) => boolean);
+  /**
+   * Where a client learns how to get a token (the MCP endpoint's protected-resource metadata, RFC 9728): a 401's
+   * WWW-Authenticate then names it as `resource_metadata`.
+   */
+  readonly challengeWith?: (request: HttpRequest) => string;
 }
 
 /**
@@ -64,17 +72,13 @@ export function createHandler(
       try {
         request = read();
         head = request.method === 'HEAD';
-        const credentials = {
-          authorization: request.headers.authorization,
-          verifiedByGateway: request.verifiedByGateway,
-        };
-        const found = signIn ? authenticate(credentials, config()) : openCaller;
+        const found = callerOf(request, signIn);
         // with sign-in off the caller is there at once: no await, which would cost a promise every request
         const caller = found instanceof Promise ? await found : found;
         const result = await serve(head ? { ...request, method: 'GET' } : request, caller);
         return { status: result.statusCode, method: request?.method, path: request?.path, result };
       } catch (error) {
-        const result = errorResult(error, request?.headers.accept, requestId, hiddenPlaces());
+        const result = refusal(error, request, requestId, options);
         return { status: result.statusCode, method: request?.method, path: request?.path, error, result };
       }
     });
@@ -88,4 +92,35 @@ export function createHandler(
   return Object.assign(lambda, {
     serveHttp: (request: HttpRequest, requestId: string) => answer(() => request, requestId),
   });
+}
+
+/** The error's response; a 401 names where tokens come from, when the handler says. */
+function refusal(
+  error: unknown,
+  request: HttpRequest | undefined,
+  requestId: string,
+  options: HandlerOptions,
+): HttpResponse {
+  const result = errorResult(error, request?.headers.accept, requestId, hiddenPlaces());
+  return request && options.challengeWith ? withMetadata(result, options.challengeWith(request)) : result;
+}
+
+/** The signed-in caller, when the path asks for a token; the open caller otherwise. */
+function callerOf(request: HttpRequest, signIn: NonNullable<HandlerOptions['signIn']>): Caller | Promise<Caller> {
+  const asks = typeof signIn === 'function' ? signIn(request) : signIn;
+  if (!asks) return openCaller;
+  return authenticate(
+    { authorization: request.headers.authorization, verifiedByGateway: request.verifiedByGateway },
+    config(),
+  );
+}
+
+/** A 401's challenge with the URL of the metadata that says where tokens come from. */
+function withMetadata(result: HttpResponse, metadataUrl: string): HttpResponse {
+  const challenge = result.statusCode === 401 ? result.headers['WWW-Authenticate'] : undefined;
+  if (challenge === undefined) return result;
+  return {
+    ...result,
+    headers: { ...result.headers, 'WWW-Authenticate': `${challenge}, resource_metadata="${metadataUrl}"` },
+  };
 }

@@ -64,6 +64,8 @@ function logLine(
     ...(outcome.path !== undefined ? { route: routeName(outcome.path) } : {}),
     ...(record.resource !== undefined ? { resource: record.resource } : {}),
     ...(record.operation !== undefined ? { operation: record.operation } : {}),
+    ...(record.tool !== undefined ? { tool: record.tool } : {}),
+    ...(record.toolError !== undefined ? { tool_error: record.toolError } : {}),
     status: outcome.status,
     ...errorFields(outcome.error, record),
     duration_ms: ms(took),
@@ -86,7 +88,8 @@ function publishMetrics(o: Observers, outcome: Outcome<unknown>, record: Request
   const failed = outcome.error !== undefined;
   metrics.addDimensions({
     resource: record.resourceFound && record.resource !== undefined ? record.resource : 'none',
-    operation: record.operation ?? 'none',
+    // a tool call is counted under its tool's name (read_Book), which names its operation too
+    operation: record.tool ?? record.operation ?? 'none',
   });
   metrics.addMetric('Requests', MetricUnit.Count, 1);
   metrics.addMetric('Errors', MetricUnit.Count, failed ? 1 : 0);

@@ -11,3 +11,8 @@ export function unescapeLeading(value: string): string | undefined {
   if (value === '\\null' || (value.startsWith('\\') && ESCAPABLE.has(value.charAt(1)))) return value.slice(1);
   return undefined;
 }
+
+/** The value as a client writes it so that it is taken literally: the inverse of unescapeLeading. */
+export function escapeLeading(value: string): string {
+  return value === 'null' || ESCAPABLE.has(value.charAt(0)) ? `\\${value}` : value;
+}

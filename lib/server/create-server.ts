@@ -23,7 +23,7 @@ import { OverloadedError, TooLargeError } from '../errors';
 import type { Handler } from '../http/create-handler';
 import { errorResult, type HttpResponse } from '../http/to-result';
 import { observeRequest } from '../observe/observe-request';
-import { type FunctionName, openFunctions, routeRequest } from '../routes';
+import { type FunctionName, routeRowOf } from '../routes';
 import { createByteBudget, holdFor, type RequestBytes } from './byte-budget';
 import { limitConnections } from './connection-limit';
 import { readBody } from './read-body';
@@ -103,8 +103,9 @@ async function answer(
 ): Promise<HttpResponse | Refusal> {
   const method = request.method ?? 'GET';
   const url = request.url ?? '/';
-  const route = routeRequest(method, url.split('?')[0] ?? '/');
-  if (!openFunctions.has(route)) {
+  const row = routeRowOf(method, url.split('?')[0] ?? '/');
+  const route = row.function;
+  if (row.signIn) {
     try {
       await options.checkToken(request.headers.authorization);
     } catch (error) {

@@ -9,6 +9,7 @@ import { handler as explorer } from '../../handlers/explorer';
 import { handler as fallback } from '../../handlers/fallback';
 import { handler as health } from '../../handlers/health';
 import { handler as insert } from '../../handlers/insert';
+import { handler as mcp } from '../../handlers/mcp';
 import { handler as read } from '../../handlers/read';
 import { handler as update } from '../../handlers/update';
 import { handler as xsd } from '../../handlers/xsd';
@@ -25,5 +26,6 @@ export const functions: Readonly<Record<FunctionName, Handler>> = {
   xsd,
   explorer,
   health,
+  mcp,
   fallback,
 };

@@ -21,7 +21,9 @@ export function signInNotice(settings: SignInSettings): SignInNotice {
     return {
       warning: true,
       lines: [
-        'Sign-in: off. Anyone who can reach this port may read and write every resource;',
+        'Sign-in: off. Anyone who can reach this port may read and write every resource,',
+        'through /res and through the MCP endpoint /mcp (AI agents), which answers only',
+        'requests addressed to localhost or MCP_ALLOWED_HOSTS;',
         'set AUTH_ISSUER and AUTH_AUDIENCE to require tokens (README: Securing it).',
       ],
     };

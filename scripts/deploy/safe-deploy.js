@@ -163,11 +163,17 @@ class SafeDeploy {
     return names;
   }
 
-  /** The functions that serve the open routes (the health checks), which anyone may call. */
+  /**
+   * The functions whose every route is open (the health checks, the explorer), which anyone may call. The mcp
+   * function, with one open route (its metadata) beside /mcp, is not one of them.
+   */
   openFunctions() {
     const open = this.openRoutes();
     return Object.entries(this.serverless.service.functions || {})
-      .filter(([, fn]) => (fn.events || []).some((event) => event?.httpApi && open.includes(routeKey(event.httpApi))))
+      .filter(([, fn]) => {
+        const routes = (fn.events || []).filter((event) => event?.httpApi).map((event) => routeKey(event.httpApi));
+        return routes.length > 0 && routes.every((route) => open.includes(route));
+      })
       .map(([name]) => name);
   }
 

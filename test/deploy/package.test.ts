@@ -55,11 +55,13 @@ const readerUrl = 'postgres://rrs_reader@rrs-ro.endpoint.proxy-abc123.eu-west-1.
 const salesUrl = 'mysql://rrs_sales@rrs.proxy-abc123.eu-west-1.rds.amazonaws.com:3306/sales';
 const databaseFunctions = ['read', 'insert', 'update', 'delete', 'conf', 'catalog'];
 const openRoutes = [
+  'GET /.well-known/oauth-protected-resource',
   'GET /explorer',
   'GET /explorer/{file}',
   'GET /health',
   'GET /health/db',
   'GET /health/events',
+  'HEAD /.well-known/oauth-protected-resource',
   'HEAD /explorer',
   'HEAD /explorer/{file}',
   'HEAD /health',
@@ -322,6 +324,8 @@ const expectedRoutes = [
   'GET /res/{resName}/{resId+}',
   'POST /res/{resName}',
   'PUT /res/{resName}/{resId+}',
+  'POST /mcp',
+  'GET /.well-known/oauth-protected-resource',
   'DELETE /res/{resName}',
   'GET /explorer',
   'GET /explorer/{file}',
@@ -366,7 +370,7 @@ describe.each<[string, Name]>([
 
   it('writes no password from the params or the deploying shell into .serverless/, zips included', () => {
     const run = done[name];
-    expect(zipsOf(run)).toHaveLength(10);
+    expect(zipsOf(run)).toHaveLength(11);
     expect(whereFound(run, sentinel)).toEqual([]);
     expect(run.output).not.toContain(sentinel);
     // the search does look inside the zips: the definitions are there
@@ -377,7 +381,7 @@ describe.each<[string, Name]>([
 describe('sign-in on, IAM authentication through RDS Proxy', () => {
   it('gives every function the sign-in and database variables, the URL without password', () => {
     const environments = environmentsOf(templateOf(done.iam));
-    expect(environments).toHaveLength(10);
+    expect(environments).toHaveLength(11);
     for (const environment of environments) {
       expect(environment).toMatchObject({
         AUTH_ISSUER: issuer,
@@ -426,6 +430,13 @@ describe('sign-in on, IAM authentication through RDS Proxy', () => {
       '@aws-lambda-powertools/tracer',
       // left out: required only to verify a token itself, which on Lambda API Gateway's JWT authorizer does
       'jose',
+      // not calls: ajv (the mcp function's argument check) names its runtime modules in the code it would write out
+      // for a standalone validator; it compiles validators in memory and never requires them
+      'ajv/dist/runtime/validation_error',
+      'ajv/dist/runtime/uri',
+      'ajv/dist/runtime/ucs2length',
+      'ajv/dist/runtime/equal',
+      'ajv-formats/dist/formats',
     ]);
     const outside = zipsOf(run).flatMap((zip) => {
       const handler = `handlers/${zip.replace(/\.zip$/, '.js')}`;
@@ -467,7 +478,7 @@ describe('sign-in on, IAM authentication through RDS Proxy', () => {
 describe('sign-in on, a Secrets Manager secret and no database URL', () => {
   it('gives every function the secret ARN, and no IAM authentication', () => {
     const environments = environmentsOf(templateOf(done.secret));
-    expect(environments).toHaveLength(10);
+    expect(environments).toHaveLength(11);
     for (const environment of environments) {
       expect(environment).toMatchObject({
         AUTH_ISSUER: issuer,
@@ -531,7 +542,19 @@ const alarmsOf = (template: Record<string, Resource>): Resource['Properties'] =>
 
 describe('the operating params: runtime, limits, CORS, tracing, alarms, variables', () => {
   const template = () => templateOf(done.operated);
-  const functions = ['read', 'insert', 'update', 'delete', 'conf', 'xsd', 'catalog', 'explorer', 'health', 'fallback'];
+  const functions = [
+    'read',
+    'insert',
+    'update',
+    'delete',
+    'conf',
+    'xsd',
+    'catalog',
+    'explorer',
+    'health',
+    'mcp',
+    'fallback',
+  ];
 
   it('runs every function on Node.js 22, arm64, in the VPC, and serverless v3 takes the runtime without a warning', () => {
     expect(byFunction(template(), (fn) => [fn.Properties.Runtime, fn.Properties.Architectures])).toEqual(

@@ -25,7 +25,7 @@ it('prints the base URL, the embedded demo database and example requests', () =>
     /Database: the demo bookstore in PGlite \(in memory\) at postgres:\/\/postgres@127\.0\.0\.1:\d+\/bookstore/,
   );
   expect(output).toMatch(/curl .*\/res\/Publisher/);
-  expect(output).toContain('Sign-in: off. Anyone who can reach this port may read and write every resource;');
+  expect(output).toContain('Sign-in: off. Anyone who can reach this port may read and write every resource,');
 });
 
 it('serves XML by default and JSON on request, with exactly those Content-Types (D12)', async () => {

@@ -91,7 +91,7 @@ it('says where it listens and how many database connections it opens at most', (
 it('warns that sign-in is off as it starts, as npm start does', async () => {
   await waitFor(() => served.output().includes('Sign-in: off'), 'the sign-in line', 10_000);
   expect(served.output()).toContain(
-    'Sign-in: off. Anyone who can reach this port may read and write every resource; set AUTH_ISSUER and AUTH_AUDIENCE to require tokens (README: Securing it).\n',
+    'Sign-in: off. Anyone who can reach this port may read and write every resource, through /res and through the MCP endpoint /mcp (AI agents), which answers only requests addressed to localhost or MCP_ALLOWED_HOSTS; set AUTH_ISSUER and AUTH_AUDIENCE to require tokens (README: Securing it).\n',
   );
 });
 

@@ -40,6 +40,7 @@ const defaults: Config = {
   privileges: undefined,
   databaseIamAuth: false,
   databaseSecretArn: undefined,
+  mcpAllowedHosts: [],
   events: {
     source: 'relational-resource-service',
     webhookUrl: undefined,

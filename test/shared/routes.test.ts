@@ -106,6 +106,8 @@ it('asks for no token on exactly the open routes of the table, in the template a
     'HEAD /explorer',
     'GET /explorer/{file}',
     'HEAD /explorer/{file}',
+    'GET /.well-known/oauth-protected-resource',
+    'HEAD /.well-known/oauth-protected-resource',
     'GET /health',
     'HEAD /health',
     'GET /health/db',
@@ -121,7 +123,8 @@ it('asks for no token on exactly the open routes of the table, in the template a
     const [method = '', rawPath = ''] = route.split(' ');
     return routeRequest(method, rawPath);
   });
-  expect(new Set(routed)).toEqual(openFunctions);
+  // the mcp function serves its metadata openly, and /mcp only with a token
+  expect(new Set(routed)).toEqual(new Set([...openFunctions, 'mcp']));
 });
 
 it('answers HEAD wherever it answers GET, by the same function, and nowhere else', () => {
@@ -134,7 +137,7 @@ it('answers HEAD wherever it answers GET, by the same function, and nowhere else
 
 it('writes each route as API Gateway does, once', () => {
   for (const row of routeTable)
-    expect(row.route).toMatch(/^\*$|^(GET|HEAD|POST|PUT|DELETE|ANY) (\/(\{[A-Za-z]+\+?\}|[a-z.]+))+$/);
+    expect(row.route).toMatch(/^\*$|^(GET|HEAD|POST|PUT|DELETE|ANY) (\/(\{[A-Za-z]+\+?\}|[a-z.-]+))+$/);
   expect(new Set(routeTable.map((row) => row.route)).size).toBe(routeTable.length);
 });
 

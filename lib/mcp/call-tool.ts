@@ -1,0 +1,132 @@
+/**
+ * Runs one MCP tool call for a caller. An operation tool becomes the request to /res it stands for (a read's
+ * `where` as the query grammar, a write's rows as the JSON representation's body) and goes through the very
+ * pipeline /res requests go through: privileges, parsing, rows per caller, validation, one transaction, change
+ * events. So nothing is reachable by MCP that is not by REST for the same token. Arguments are checked against the
+ * tool's input schema first; a bad argument, like any refused request, is a tool error naming what was wrong.
+ */
+import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
+import type { Caller } from '../auth/caller';
+import { createCache } from '../cache';
+import { BadRequestError, toServiceError } from '../errors';
+import type { HttpRequest } from '../http/from-event';
+import { serveResource } from '../pipeline';
+import type { Operation } from '../request/resource-request';
+import { noteRequest } from '../request-context';
+import { describeResource, listResources } from './describe-resources';
+import type { CallerResources } from './mcp-server';
+import {
+  defaultReadRows,
+  maxReadRows,
+  type ToolAction,
+  type ToolDefinition,
+  type ToolResource,
+} from './tool-definitions';
+import { formOf, queryOf, type ReadArguments, type ToolValue, type Where } from './tool-query';
+
+export interface ToolResult {
+  readonly content: { readonly type: 'text'; readonly text: string }[];
+  readonly structuredContent?: Record<string, unknown>;
+  readonly isError?: boolean;
+}
+
+const ajv = new Ajv({ allErrors: true, strict: false });
+
+/**
+ * Each tool's compiled argument check, by its schema's text (tools are built again for every request, from the
+ * same definitions): kept while the container is warm, the least used of a few hundred going first.
+ */
+const validators = createCache<string, ValidateFunction>({
+  ttlMs: Number.POSITIVE_INFINITY,
+  staleWhileRevalidate: false,
+  max: 500,
+  load: async (schema) => ajv.compile(JSON.parse(schema)),
+});
+
+/** What is wrong with the arguments, each problem named by where it is: `rows/0/qty must be integer`. */
+function argumentProblems(errors: readonly ErrorObject[]): string {
+  return errors
+    .filter((e) => e.keyword !== 'anyOf')
+    .map((e) => {
+      const where = e.instancePath.slice(1) || 'the arguments';
+      const extra = (e.params as { additionalProperty?: string }).additionalProperty;
+      return extra === undefined ? `${where} ${e.message}` : `${where} has ${extra}, which is not one of its fields`;
+    })
+    .join('; ');
+}
+
+type Row = Record<string, unknown>;
+interface WriteArguments {
+  readonly rows?: readonly Row[];
+  readonly where?: Where;
+  readonly set?: Readonly<Record<string, ToolValue>>;
+}
+
+export async function callTool(
+  call: { readonly tool: ToolDefinition; readonly action: ToolAction; readonly args: Record<string, unknown> },
+  { resources, unavailable }: CallerResources,
+  caller: Caller,
+): Promise<ToolResult> {
+  noteRequest({ tool: call.tool.name });
+  try {
+    const schema = JSON.stringify(call.tool.inputSchema);
+    const validate = validators.fresh(schema) ?? (await validators.get(schema));
+    if (!validate(call.args))
+      throw new BadRequestError(
+        'bad_argument',
+        `Arguments of ${call.tool.name}: ${argumentProblems(validate.errors ?? [])}`,
+      );
+    const { action, args } = call;
+    if (action.kind === 'list_resources') return answer(listResources(resources, unavailable));
+    if (action.kind === 'describe_resource') return answer(describeResource(resources, String(args.name)));
+    const entry = resources.find((r) => r.resource.name === action.resource) as ToolResource;
+    // the pipeline throws what it refuses; what it answers is the JSON representation's body
+    const response = await serveResource(requestOf(action.kind, entry, args), caller);
+    return answer(JSON.parse(response.body) as Record<string, unknown>);
+  } catch (error) {
+    const { status, code, message } = toServiceError(error);
+    noteRequest({ toolError: code });
+    return {
+      content: [{ type: 'text', text: JSON.stringify({ status, code, message }) }],
+      isError: true,
+    };
+  }
+}
+
+function answer(value: Record<string, unknown>): ToolResult {
+  return { content: [{ type: 'text', text: JSON.stringify(value) }], structuredContent: value };
+}
+
+const json = { accept: 'application/json', 'content-type': 'application/json' };
+
+/** The /res request the operation tool stands for. */
+function requestOf(op: Operation, entry: ToolResource, args: Record<string, unknown>): HttpRequest {
+  const { resource } = entry;
+  const path = `/res/${encodeURIComponent(resource.name)}`;
+  const base = { path, headers: json };
+  const body = (rows: readonly Row[]) => JSON.stringify({ [resource.collectionName]: rows });
+  if (op === 'read') {
+    const read = args as ReadArguments;
+    const limit = read.limit ?? Math.min(defaultReadRows, entry.maxRows, maxReadRows);
+    return { ...base, method: 'GET', rawQuery: queryOf({ ...read, limit }) };
+  }
+  const write = args as WriteArguments;
+  if (op === 'insert') return { ...base, method: 'POST', rawQuery: '', body: body(write.rows ?? []) };
+  const method = op === 'update' ? 'PUT' : 'DELETE';
+  if (write.rows !== undefined && write.where === undefined && write.set === undefined)
+    return { ...base, method, rawQuery: '', body: body(write.rows) };
+  const where = byQuery(op, resource.name, write);
+  if (op === 'delete') return { ...base, method, rawQuery: queryOf({ where }) };
+  const form = { accept: 'application/json', 'content-type': 'application/x-www-form-urlencoded' };
+  return { path, headers: form, method, rawQuery: queryOf({ where }), body: formOf(write.set ?? {}) };
+}
+
+/** A write by query: `where` (with `set` for an update) and no rows; else the error saying what to give. */
+function byQuery(op: 'update' | 'delete', name: string, write: WriteArguments): Where {
+  const wanted = op === 'update' ? 'where with set' : 'where';
+  if (write.rows !== undefined || write.where === undefined || (op === 'update' && write.set === undefined))
+    throw new BadRequestError('bad_argument', `Give either rows, or ${wanted} (not both), to ${op} rows of ${name}`);
+  if (Object.keys(write.where).length === 0)
+    throw new BadRequestError('bad_argument', `where of ${op}_${name} is empty: name at least one field`);
+  return write.where;
+}
