@@ -5,14 +5,13 @@
  * events. So nothing is reachable by MCP that is not by REST for the same token. Arguments are checked against the
  * tool's input schema first; a bad argument, like any refused request, is a tool error naming what was wrong.
  */
-import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 import type { Caller } from '../auth/caller';
-import { createCache } from '../cache';
 import { BadRequestError, toServiceError } from '../errors';
 import type { HttpRequest } from '../http/from-event';
 import { serveResource } from '../pipeline';
 import type { Operation } from '../request/resource-request';
 import { noteRequest } from '../request-context';
+import { argumentProblems } from './argument-check';
 import { describeResource, listResources } from './describe-resources';
 import type { CallerResources } from './mcp-server';
 import {
@@ -30,31 +29,6 @@ export interface ToolResult {
   readonly isError?: boolean;
 }
 
-const ajv = new Ajv({ allErrors: true, strict: false });
-
-/**
- * Each tool's compiled argument check, by its schema's text (tools are built again for every request, from the
- * same definitions): kept while the container is warm, the least used of a few hundred going first.
- */
-const validators = createCache<string, ValidateFunction>({
-  ttlMs: Number.POSITIVE_INFINITY,
-  staleWhileRevalidate: false,
-  max: 500,
-  load: async (schema) => ajv.compile(JSON.parse(schema)),
-});
-
-/** What is wrong with the arguments, each problem named by where it is: `rows/0/qty must be integer`. */
-function argumentProblems(errors: readonly ErrorObject[]): string {
-  return errors
-    .filter((e) => e.keyword !== 'anyOf')
-    .map((e) => {
-      const where = e.instancePath.slice(1) || 'the arguments';
-      const extra = (e.params as { additionalProperty?: string }).additionalProperty;
-      return extra === undefined ? `${where} ${e.message}` : `${where} has ${extra}, which is not one of its fields`;
-    })
-    .join('; ');
-}
-
 type Row = Record<string, unknown>;
 interface WriteArguments {
   readonly rows?: readonly Row[];
@@ -69,13 +43,8 @@ export async function callTool(
 ): Promise<ToolResult> {
   noteRequest({ tool: call.tool.name });
   try {
-    const schema = JSON.stringify(call.tool.inputSchema);
-    const validate = validators.fresh(schema) ?? (await validators.get(schema));
-    if (!validate(call.args))
-      throw new BadRequestError(
-        'bad_argument',
-        `Arguments of ${call.tool.name}: ${argumentProblems(validate.errors ?? [])}`,
-      );
+    const problems = await argumentProblems(call.tool.inputSchema, call.args);
+    if (problems) throw new BadRequestError('bad_argument', `Arguments of ${call.tool.name}: ${problems}`);
     const { action, args } = call;
     if (action.kind === 'list_resources') return answer(listResources(resources, unavailable));
     if (action.kind === 'describe_resource') return answer(describeResource(resources, String(args.name)));

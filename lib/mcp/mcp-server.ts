@@ -18,6 +18,7 @@ import { config } from '../config';
 import { heldBy, resolveCatalog } from '../http/caller-catalog';
 import { buildOpenApi } from '../openapi/build-openapi';
 import type { CatalogError } from '../serial/serialize-listing';
+import { sdkValidator } from './argument-check';
 import { callTool } from './call-tool';
 import { describeResource } from './describe-resources';
 import { type ToolResource, toolAction, toolsFor } from './tool-definitions';
@@ -51,7 +52,11 @@ const uriOf = (name: string, part: 'documentation' | 'openapi') =>
   `rrs://resources/${encodeURIComponent(name)}/${part}`;
 
 export function mcpServerFor(caller: Caller, { resources, unavailable }: CallerResources): Server {
-  const server = new Server(serverInfo, { capabilities: { tools: {}, resources: {} }, instructions });
+  const server = new Server(serverInfo, {
+    capabilities: { tools: {}, resources: {} },
+    instructions,
+    jsonSchemaValidator: sdkValidator(),
+  });
   const tools = toolsFor(resources);
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools }));
   server.setRequestHandler(CallToolRequestSchema, async (request) => {

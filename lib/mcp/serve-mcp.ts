@@ -16,10 +16,15 @@ import { pathOf } from '../routes';
 import { mcpServerFor, toolResourcesOf } from './mcp-server';
 
 const mcpPath = pathOf('/mcp');
-const metadataPath = pathOf('/.well-known/oauth-protected-resource');
+/** RFC 9728's well-known place, at the root and suffixed by the endpoint's path (MCP clients try both). */
+const metadataPaths = [
+  pathOf('/.well-known/oauth-protected-resource'),
+  pathOf('/.well-known/oauth-protected-resource/mcp'),
+];
+const metadataMatch = (path: string) => metadataPaths.map((m) => m.match(path)).find((match) => match !== undefined);
 
 export async function serveMcp(request: HttpRequest, caller: Caller): Promise<HttpResponse> {
-  const metadata = metadataPath.match(request.path);
+  const metadata = metadataMatch(request.path);
   if (metadata) return protectedResourceMetadata(request, metadata.prefix);
   if (!mcpPath.match(request.path))
     throw new NotFoundError('path_not_found', `No such path: ${request.path}; see /mcp`);
@@ -59,7 +64,7 @@ export function baseUrlOf(request: HttpRequest, prefix: string): string {
 }
 
 /** Only the metadata is open to anyone: it is how a client learns where to get a token. */
-export const mcpAsksToken = (request: HttpRequest): boolean => !metadataPath.match(request.path);
+export const mcpAsksToken = (request: HttpRequest): boolean => !metadataMatch(request.path);
 
 /** Where this endpoint's protected-resource metadata is, for the 401's WWW-Authenticate (RFC 9728, section 5.1). */
 export function protectedResourceUrl(request: HttpRequest): string {

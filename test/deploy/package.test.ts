@@ -56,12 +56,14 @@ const salesUrl = 'mysql://rrs_sales@rrs.proxy-abc123.eu-west-1.rds.amazonaws.com
 const databaseFunctions = ['read', 'insert', 'update', 'delete', 'conf', 'catalog'];
 const openRoutes = [
   'GET /.well-known/oauth-protected-resource',
+  'GET /.well-known/oauth-protected-resource/mcp',
   'GET /explorer',
   'GET /explorer/{file}',
   'GET /health',
   'GET /health/db',
   'GET /health/events',
   'HEAD /.well-known/oauth-protected-resource',
+  'HEAD /.well-known/oauth-protected-resource/mcp',
   'HEAD /explorer',
   'HEAD /explorer/{file}',
   'HEAD /health',

@@ -9,6 +9,7 @@ import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { forgetPrivileges } from '../../lib/auth/privileges-store';
+import { engineNamed } from '../../lib/db/engines/registry';
 import { startAuth, type TestAuth } from '../support/auth';
 import { type TestDatabase, targets } from '../support/databases';
 import { type DefinitionFolder, definitionFolder } from '../support/definition-folder';
@@ -80,6 +81,7 @@ describe.each(targets())('the MCP endpoint on $name', (target) => {
         : 'int AUTO_INCREMENT PRIMARY KEY';
     await db.exec(`CREATE TABLE mcp_note (note_id ${serial}, owner varchar(20) NOT NULL, title varchar(40) NOT NULL)`);
     await db.exec("INSERT INTO mcp_note (owner, title) VALUES ('alice', 'a1'), ('alice', 'a2'), ('bob', 'b1')");
+    for (const statement of engineNamed(target.engine).sql.eventTables) await db.exec(statement);
     for (let i = 1; i <= 30; i++)
       await db.exec(`INSERT INTO item (name, qty) VALUES ('item-${String(i).padStart(2, '0')}', ${i})`);
     await db.exec("INSERT INTO item (name, qty) VALUES ('50% off', 1), ('!bang', 2), ('null', 3)");
@@ -87,7 +89,7 @@ describe.each(targets())('the MCP endpoint on $name', (target) => {
       MyNotes: {
         query: 'select note_id, owner, title from mcp_note where owner = {{claim:sub}}',
         tables: '<table name="mcp_note" role="Parent" rowAlias="note" rowSetAlias="notes"/>',
-        more: "  <documentation>The caller's own notes.</documentation>\n",
+        more: '  <documentation>The caller\'s own notes.</documentation>\n  <events on="insert"/>\n',
       },
     });
     for (const name of ['Item', 'TeamPlayers']) {
@@ -274,6 +276,14 @@ describe.each(targets())('the MCP endpoint on $name', (target) => {
       expect(reply.headers['www-authenticate']).toContain(
         'resource_metadata="https://api.example.com/.well-known/oauth-protected-resource"',
       );
+      for (const suffix of ['', '/mcp']) {
+        const found = await invoke({
+          method: 'GET',
+          path: `/.well-known/oauth-protected-resource${suffix}`,
+          headers: { host: 'api.example.com' },
+        });
+        expect(JSON.parse(found.body).resource).toBe('https://api.example.com/mcp');
+      }
       const metadata = await invoke({
         method: 'GET',
         path: '/.well-known/oauth-protected-resource',
@@ -301,6 +311,16 @@ describe.each(targets())('the MCP endpoint on $name', (target) => {
         const theirs = await call(reader, 'update_MyNotes', { where: { owner: 'bob' }, set: { title: 'mine now' } });
         expect(theirs.structuredContent).toEqual({ rowsAffected: 0 });
         expect(await count("SELECT COUNT(*) AS n FROM mcp_note WHERE title = 'b1'")).toBe(1);
+        // an agent's write is announced like any other, with the caller's subject
+        const mine2 = await call(reader, 'insert_MyNotes', { rows: [{ owner: 'alice', title: 'by agent' }] });
+        expect(mine2.structuredContent).toMatchObject({ rowsAffected: 1 });
+        const events = (await db.exec('SELECT event FROM rrs_events')).map((row) => JSON.parse(String(row.event)));
+        expect(events).toEqual([
+          expect.objectContaining({
+            type: 'MyNotes.inserted',
+            data: expect.objectContaining({ caller: 'alice', after: expect.objectContaining({ title: 'by agent' }) }),
+          }),
+        ]);
       } finally {
         await reader.close();
       }

@@ -108,6 +108,8 @@ it('asks for no token on exactly the open routes of the table, in the template a
     'HEAD /explorer/{file}',
     'GET /.well-known/oauth-protected-resource',
     'HEAD /.well-known/oauth-protected-resource',
+    'GET /.well-known/oauth-protected-resource/mcp',
+    'HEAD /.well-known/oauth-protected-resource/mcp',
     'GET /health',
     'HEAD /health',
     'GET /health/db',
