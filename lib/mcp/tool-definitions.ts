@@ -84,7 +84,10 @@ export function toolsFor(resources: readonly ToolResource[]): ToolDefinition[] {
         "Describes one resource: its fields (label, type, key, whether NULL is allowed, rules), its kind and child rows, how many rows a read returns, and the operations this caller may use. The resource's OpenAPI description is an MCP resource too.",
       inputSchema: {
         type: 'object',
-        properties: { name: { type: 'string', enum: names, description: 'The resource name' } },
+        // an empty enum is no schema a client can read: a caller without resources gets a plain string
+        properties: {
+          name: { type: 'string', ...(names.length ? { enum: names } : {}), description: 'The resource name' },
+        },
         required: ['name'],
         additionalProperties: false,
       },
