@@ -6,6 +6,8 @@
  */
 import path from 'node:path';
 import type { PGlite } from '@electric-sql/pglite';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { type PgliteServer, startPgliteServer } from '../../scripts/pglite-server';
 import { freePort, type LocalProcess, root, serviceEnv, startProcess } from '../support/local-process';
 import { createPglite } from '../support/pglite';
@@ -62,4 +64,16 @@ it('passes variables serverless.yml does not declare: MAX_RESULT_BYTES limits a 
   const books = await fetch(`${base}/res/Book`, { headers: { accept: 'application/problem+json' } });
   expect(books.status).toBe(413);
   expect(await books.json()).toMatchObject({ code: 'result_too_large' });
+});
+
+it('serves the MCP endpoint through the mcp function: an SDK client lists the tools and reads a row', async () => {
+  const client = new Client({ name: 'rrs-offline-test', version: '1.0.0' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${base}/mcp`)));
+  try {
+    expect((await client.listTools()).tools.map((tool) => tool.name)).toContain('read_Publisher');
+    const read = await client.callTool({ name: 'read_Publisher', arguments: { where: { id: 1 } } });
+    expect(read.structuredContent).toEqual({ publishers: [expect.objectContaining({ name: 'Direct Offline Press' })] });
+  } finally {
+    await client.close();
+  }
 });
