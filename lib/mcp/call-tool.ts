@@ -14,13 +14,7 @@ import { noteRequest } from '../request-context';
 import { argumentProblems } from './argument-check';
 import { describeResource, listResources } from './describe-resources';
 import type { CallerResources } from './mcp-server';
-import {
-  defaultReadRows,
-  maxReadRows,
-  type ToolAction,
-  type ToolDefinition,
-  type ToolResource,
-} from './tool-definitions';
+import { readRows, type ToolAction, type ToolDefinition, type ToolResource } from './tool-definitions';
 import { formOf, queryOf, type ReadArguments, type ToolValue, type Where } from './tool-query';
 
 export interface ToolResult {
@@ -76,7 +70,7 @@ function requestOf(op: Operation, entry: ToolResource, args: Record<string, unkn
   const body = (rows: readonly Row[]) => JSON.stringify({ [resource.collectionName]: rows });
   if (op === 'read') {
     const read = args as ReadArguments;
-    const limit = read.limit ?? Math.min(defaultReadRows, entry.maxRows, maxReadRows);
+    const limit = read.limit ?? readRows(entry).unasked;
     return { ...base, method: 'GET', rawQuery: queryOf({ ...read, limit }) };
   }
   const write = args as WriteArguments;

@@ -4,23 +4,12 @@
  */
 import { BadRequestError } from '../errors';
 import { fieldDescription, writable } from '../openapi/field-schemas';
-import type { Operation } from '../request/resource-request';
 import type { SqlResource } from '../resource';
 import { fieldLevels } from '../resource-levels';
 import type { CatalogError } from '../serial/serialize-listing';
-import { maxReadRows, type ToolResource, toolName } from './tool-definitions';
+import { operationsHeld, readRows, type ToolResource, toolName } from './tool-definitions';
 
-const privilegeOps: readonly [string, Operation][] = [
-  ['select', 'read'],
-  ['insert', 'insert'],
-  ['update', 'update'],
-  ['delete', 'delete'],
-];
-
-const toolsOf = (entry: ToolResource): string[] =>
-  privilegeOps
-    .filter(([privilege]) => entry.held.includes(privilege as ToolResource['held'][number]))
-    .map(([, op]) => toolName(op, entry.resource.name));
+const toolsOf = (entry: ToolResource): string[] => operationsHeld(entry).map((op) => toolName(op, entry.resource.name));
 
 function about(resource: SqlResource): Record<string, unknown> {
   return {
@@ -54,7 +43,7 @@ export function describeResource(resources: readonly ToolResource[], name: strin
     ...(resource.childCollectionName
       ? { childRowName: resource.childRowName, childCollectionName: resource.childCollectionName }
       : {}),
-    readCap: Math.min(entry.maxRows, maxReadRows),
+    readCap: readRows(entry).most,
     fields: resource.fields.map((field) => ({
       label: field.label,
       level: levels.get(field.label) ?? 'parent',

@@ -57,7 +57,7 @@ function webRequestOf(request: HttpRequest): Request {
 }
 
 /** The public base URL of the service as this request reached it: scheme, host and any stage prefix. */
-export function baseUrlOf(request: HttpRequest, prefix: string): string {
+function baseUrlOf(request: HttpRequest, prefix: string): string {
   const host = request.headers.host ?? 'localhost';
   const scheme = request.headers['x-forwarded-proto']?.split(',')[0]?.trim() || (isLocal(host) ? 'http' : 'https');
   return `${scheme}://${host}${prefix}`;

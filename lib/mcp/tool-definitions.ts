@@ -42,9 +42,9 @@ export interface ToolResource {
 }
 
 /** Rows a read returns when the call does not say: enough to see what is there, few enough for a context window. */
-export const defaultReadRows = 20;
+const defaultReadRows = 20;
 /** The most rows one read tool call returns, whatever the resource's cap: an agent pages through more. */
-export const maxReadRows = 200;
+const maxReadRows = 200;
 
 const privilegeOf: Readonly<Record<Operation, Privilege>> = {
   read: 'select',
@@ -54,14 +54,24 @@ const privilegeOf: Readonly<Record<Operation, Privilege>> = {
 };
 const operations: readonly Operation[] = ['read', 'insert', 'update', 'delete'];
 
+/** The operations the caller's privileges allow on the resource: those it has a tool for. */
+export const operationsHeld = (entry: Pick<ToolResource, 'held'>): Operation[] =>
+  operations.filter((op) => entry.held.includes(privilegeOf[op]));
+
+/** The most rows one read tool call returns from the resource, and what it returns when the call does not say. */
+export function readRows(entry: Pick<ToolResource, 'maxRows'>): { readonly most: number; readonly unasked: number } {
+  const most = Math.min(entry.maxRows, maxReadRows);
+  return { most, unasked: Math.min(defaultReadRows, most) };
+}
+
 export const toolName = (op: Operation, resourceName: string): string => `${op}_${resourceName.replace(/\./g, '__')}`;
 
 /** The tool the name calls, among those the caller has; undefined for any other name. */
 export function toolAction(name: string, resources: readonly ToolResource[]): ToolAction | undefined {
   if (name === 'list_resources' || name === 'describe_resource') return { kind: name };
-  for (const { resource, held } of resources) {
-    const op = operations.find((o) => held.includes(privilegeOf[o]) && toolName(o, resource.name) === name);
-    if (op) return { kind: op, resource: resource.name };
+  for (const entry of resources) {
+    const op = operationsHeld(entry).find((o) => toolName(o, entry.resource.name) === name);
+    if (op) return { kind: op, resource: entry.resource.name };
   }
   return undefined;
 }
@@ -93,9 +103,7 @@ export function toolsFor(resources: readonly ToolResource[]): ToolDefinition[] {
       },
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
-    ...resources.flatMap((entry) =>
-      operations.filter((op) => entry.held.includes(privilegeOf[op])).map((op) => operationTool(op, entry)),
-    ),
+    ...resources.flatMap((entry) => operationsHeld(entry).map((op) => operationTool(op, entry))),
   ];
 }
 
@@ -106,10 +114,10 @@ function operationTool(op: Operation, entry: ToolResource): ToolDefinition {
   const rows = `${resource.rowName} rows`;
   switch (op) {
     case 'read': {
-      const most = Math.min(entry.maxRows, maxReadRows);
+      const { most, unasked } = readRows(entry);
       return tool(name, `Read ${resource.name}`, {
-        description: `Reads ${rows} of ${resource.name} (${kindText(resource)}), filtered by \`where\`, at most ${most} per call (${Math.min(defaultReadRows, most)} unless \`limit\` says): page on with \`offset\`.${about}`,
-        inputSchema: readSchema(resource, most),
+        description: `Reads ${rows} of ${resource.name} (${kindText(resource)}), filtered by \`where\`, at most ${most} per call (${unasked} unless \`limit\` says): page on with \`offset\`.${about}`,
+        inputSchema: readSchema(resource, readRows(entry)),
         annotations: { readOnlyHint: true, openWorldHint: false },
       });
     }
@@ -164,7 +172,10 @@ function objectOf(properties: Record<string, Schema>, required: readonly string[
 }
 
 /** A read's arguments: `where`, `order`, and `limit` up to the resource's cap (and maxReadRows), `offset`. */
-function readSchema(resource: SqlResource, most: number): ToolDefinition['inputSchema'] {
+function readSchema(
+  resource: SqlResource,
+  { most, unasked }: ReturnType<typeof readRows>,
+): ToolDefinition['inputSchema'] {
   const labels = resource.fields.filter((f) => !f.readOnly).map((f) => f.label);
   return objectOf(
     {
@@ -174,7 +185,7 @@ function readSchema(resource: SqlResource, most: number): ToolDefinition['inputS
         items: { type: 'string', enum: labels.flatMap((l) => [l, `-${l}`]) },
         description: 'Fields to order by, first first; a leading - orders from the highest down. Default: by key.',
       },
-      limit: { type: 'integer', minimum: 1, maximum: most, default: Math.min(defaultReadRows, most) },
+      limit: { type: 'integer', minimum: 1, maximum: most, default: unasked },
       offset: { type: 'integer', minimum: 0, description: 'Rows to skip, to page on' },
     },
     [],
@@ -214,20 +225,44 @@ function conditionSchema(resource: SqlResource, field: Field): Schema {
   };
 }
 
-/** A field's value schema as the OpenAPI document has it, without its XML notes; NULL where `nullable`. */
+/**
+ * The fields' value schemas as the OpenAPI document has them, without their XML notes, examples, descriptions and
+ * read-only marks: built once per resource (a resource is rebuilt when its definition or catalog changes), from
+ * each level's row schema.
+ */
+const fieldSchemaCache = new WeakMap<SqlResource, ReadonlyMap<string, Schema>>();
+
+function fieldSchemas(resource: SqlResource): ReadonlyMap<string, Schema> {
+  let schemas = fieldSchemaCache.get(resource);
+  if (!schemas) {
+    const rows = { parent: rowSchema(resource, 'parent'), child: rowSchema(resource, 'child') } as Record<
+      Level,
+      { properties: Record<string, OpenAPIV3_1.SchemaObject> }
+    >;
+    const levels = fieldLevels(resource);
+    schemas = new Map(
+      resource.fields.map((field) => {
+        const {
+          xml: _x,
+          examples: _e,
+          description: _d,
+          readOnly: _r,
+          ...schema
+        } = rows[levels.get(field.label) ?? 'parent'].properties[field.label] ?? {};
+        return [field.label, schema as Schema];
+      }),
+    );
+    fieldSchemaCache.set(resource, schemas);
+  }
+  return schemas;
+}
+
+/** A field's value schema; NULL allowed where `nullable`. */
 function valueSchema(resource: SqlResource, field: Field, nullable: boolean): Schema {
-  const level: Level = fieldLevels(resource).get(field.label) ?? 'parent';
-  const row = rowSchema(resource, level) as { properties: Record<string, OpenAPIV3_1.SchemaObject> };
-  const {
-    xml: _xml,
-    examples: _examples,
-    description: _description,
-    readOnly: _readOnly,
-    ...schema
-  } = row.properties[field.label] ?? {};
+  const schema = fieldSchemas(resource).get(field.label) ?? {};
   const type = schema.type;
   if (nullable && typeof type === 'string') return { ...schema, type: [type, 'null'] };
-  return schema as Schema;
+  return schema;
 }
 
 /** An update's `set`: the writable parent fields, each a value or null. */
