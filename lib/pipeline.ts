@@ -141,7 +141,7 @@ async function serveWrite(
   };
   const subject = typeof caller.claims.sub === 'string' ? caller.claims.sub : undefined;
   const events = announcerFor(resource, request.op, { requestId: currentRequestId(), caller: subject }, settings);
-  const outcome = await executeWrite(db, resource, plan, versions, events?.announce);
+  const outcome = await executeWrite(db, resource, plan, versions, events);
   noteRequest({ rows: outcome.rowsAffected, ...(events ? { nudgeFailed: await events.committed() } : {}) });
   const text = serializeWrite(resource, outcome.rowsAffected, outcome.rows, output);
   const body = typeof text === 'string' ? text : await text;

@@ -3,7 +3,7 @@
  * the same on every engine, the way kysely's query compilers hold them. Each engine's record holds its own
  * (lib/db/engines/<engine>/); nothing else in the service branches on the database. Types only.
  */
-import type { ResourceTable } from './resource';
+import type { ResourceTable, ValueType } from './resource';
 import type { Row, Value } from './values';
 
 /** How a server reads back the rows of one multi-row INSERT. */
@@ -62,6 +62,11 @@ export interface SqlShape {
   /** Every server of the engine gives an INSERT's rows back as stored in the same statement (`returning`). */
   readonly insertReturns: boolean;
   readonly insertReadBack: InsertReadBack;
+  /**
+   * Where an INSERT can add its rows' change events to the outbox in the same statement (PostgreSQL's WITH ... INSERT):
+   * the SQL that writes a stored value as an event gives it. Absent elsewhere: the events follow in the transaction.
+   */
+  readonly eventSql?: EventSql;
   /** The change events' tables (outbox and drain lease): statements that create them, safe to run again. */
   readonly eventTables: readonly string[];
   /**
@@ -70,4 +75,20 @@ export interface SqlShape {
    * Proxy's 16 KB of text (lib/execute/statement-size.ts).
    */
   sentBytes(statement: { readonly text: string; readonly params: readonly Value[] }): number;
+}
+
+/** SQL expressions for a change event's parts, of a value `expr` of a column whose type is `type`. */
+export interface EventSql {
+  /** The value's JSON token, as the JSON representation writes it. */
+  json(type: ValueType, expr: string): string;
+  /** The value's text in a row key (the event's subject and ordering key): empty for NULL. */
+  text(type: ValueType, expr: string): string;
+  /** `text` as a string literal of this SQL. */
+  literal(text: string): string;
+  /** The text `expr` as a JSON string. */
+  jsonString(expr: string): string;
+  /** The ordering key of key text `expr`: itself, or its SHA-256 when longer than `maxCharacters` characters. */
+  orderingKey(expr: string, maxCharacters: number): string;
+  /** A new event id, unique. */
+  readonly newId: string;
 }

@@ -6,13 +6,15 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Config } from '../config';
+import type { Statement } from '../db/database';
 import { sqlShapeOf } from '../db/engines/registry';
-import type { Announce } from '../execute/execute-plan';
+import type { Announce, WriteEvents } from '../execute/execute-plan';
 import type { SqlResource, WriteOperation } from '../resource';
 import { changeEvents } from './change-events';
+import { insertAddingEvents } from './insert-events';
 import { writeOutbox } from './outbox';
 
-export interface Announcer {
+export interface Announcer extends WriteEvents {
   readonly announce: Announce;
   /**
    * Called once the write committed: tells this process's drains, and on Lambda invokes the drain function. Resolves
@@ -39,11 +41,14 @@ export function announcerFor(
   const events = resource.events;
   if (!events?.on.includes(operation)) return undefined;
   const drainFunction = settings.onLambda ? settings.events.drainFunction : undefined;
+  const shape = sqlShapeOf(resource.engine);
+  const given = () => ({ ...origin, source: settings.events.source, time: Date.now() });
+  const adding = operation === 'insert' ? insertAddingEvents(shape, resource) : undefined;
   return {
     announce: (tx, changes) => {
-      const given = { ...origin, source: settings.events.source, time: Date.now(), newId: randomUUID };
-      return writeOutbox(tx, sqlShapeOf(resource.engine), changeEvents(resource, changes, events.before, given));
+      return writeOutbox(tx, shape, changeEvents(resource, changes, events.before, { ...given(), newId: randomUUID }));
     },
+    ...(adding ? { inInsert: (insert: Statement) => adding(insert, events.before, given()) } : {}),
     committed: async () => {
       for (const nudge of nudges) nudge();
       if (!drainFunction) return undefined;

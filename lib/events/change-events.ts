@@ -36,6 +36,72 @@ export interface OutboxEvent {
 
 const pastTense = { insert: 'inserted', update: 'updated', delete: 'deleted' } as const;
 
+/** What the events of a resource's writes of one operation on one table have in common. */
+export interface EventFrame {
+  readonly resource: string;
+  readonly table: string;
+  readonly verb: RowChange['verb'];
+  readonly withBefore: boolean;
+}
+
+/**
+ * The parts of an event that vary by write (its origin) or by row, each as JSON text (`parent` as the member it is,
+ * when there is one).
+ */
+export interface EventTokens {
+  readonly id: string;
+  readonly source: string;
+  readonly time: string;
+  readonly requestId: string;
+  readonly caller: string;
+  readonly subject: string;
+  readonly key: string;
+  readonly parent?: string;
+  readonly after: string;
+  readonly before: string;
+}
+
+/**
+ * An event's text. A write whose rows are in hand gives their tokens here (changeEvents); an INSERT that adds its own
+ * events gives SQL's (insert-events), so both write the same text.
+ */
+export function eventText(frame: EventFrame, tokens: EventTokens): string {
+  const data = [
+    `"resource":${JSON.stringify(frame.resource)}`,
+    `"table":${JSON.stringify(frame.table)}`,
+    `"key":${tokens.key}`,
+    ...(tokens.parent === undefined ? [] : [tokens.parent]),
+    `"after":${tokens.after}`,
+    ...(frame.withBefore ? [`"before":${tokens.before}`] : []),
+    `"requestId":${tokens.requestId}`,
+    `"caller":${tokens.caller}`,
+  ];
+  const event = [
+    '"specversion":"1.0"',
+    `"id":${tokens.id}`,
+    `"source":${tokens.source}`,
+    `"type":${JSON.stringify(`${frame.resource}.${pastTense[frame.verb]}`)}`,
+    `"subject":${tokens.subject}`,
+    `"time":${tokens.time}`,
+    '"datacontenttype":"application/json"',
+    `"data":{${data.join(',')}}`,
+  ];
+  return `{${event.join(',')}}`;
+}
+
+/** The tokens of a write's origin: where (the service's source, with the resource's path), when, for whom. */
+export function originTokens(
+  resource: SqlResource,
+  origin: Omit<EventOrigin, 'newId'>,
+): Pick<EventTokens, 'source' | 'time' | 'requestId' | 'caller'> {
+  return {
+    source: JSON.stringify(`${origin.source}/res/${resource.name}`),
+    time: JSON.stringify(new Date(origin.time).toISOString()),
+    requestId: JSON.stringify(origin.requestId ?? null),
+    caller: JSON.stringify(origin.caller ?? null),
+  };
+}
+
 export function changeEvents(
   resource: SqlResource,
   changes: readonly RowChange[],
@@ -43,48 +109,48 @@ export function changeEvents(
   origin: EventOrigin,
 ): OutboxEvent[] {
   const fieldsOf = fieldsByTable(resource);
-  const time = new Date(origin.time).toISOString();
-  const source = `${origin.source}/res/${resource.name}`;
+  const fromOrigin = originTokens(resource, origin);
   return changes.map((change) => {
     const fields = fieldsOf.get(change.table.name) ?? new Map<string, Field>();
     const row = (change.after ?? change.before) as Row;
     const keyColumns = change.table.primaryKey.length > 0 ? change.table.primaryKey : [...fields.keys()];
     const key = keyColumns.map((column) => row[column] ?? null);
-    const data = [
-      `"resource":${JSON.stringify(resource.name)}`,
-      `"table":${JSON.stringify(change.table.name)}`,
-      `"key":${columnsJson(change.table, keyColumns, row)}`,
-      ...parentJson(resource, change.table, row),
-      `"after":${change.after ? rowJson(change.after, fields) : 'null'}`,
-      ...(withBefore ? [`"before":${change.before ? rowJson(change.before, fields) : 'null'}`] : []),
-      `"requestId":${JSON.stringify(origin.requestId ?? null)}`,
-      `"caller":${JSON.stringify(origin.caller ?? null)}`,
-    ];
     const id = origin.newId();
-    const subject = key.map((value) => textOf(value)).join(',');
-    const event = [
-      '"specversion":"1.0"',
-      `"id":${JSON.stringify(id)}`,
-      `"source":${JSON.stringify(source)}`,
-      `"type":${JSON.stringify(`${resource.name}.${pastTense[change.verb]}`)}`,
-      `"subject":${JSON.stringify(subject)}`,
-      `"time":${JSON.stringify(time)}`,
-      '"datacontenttype":"application/json"',
-      `"data":{${data.join(',')}}`,
-    ];
-    const orderingKey = orderingKeyOf([resource.name, change.table.name, ...key.map(textOf)]);
-    return { id, orderingKey, event: `{${event.join(',')}}`, createdAt: origin.time };
+    const frame = { resource: resource.name, table: change.table.name, verb: change.verb, withBefore };
+    const [parent] = parentJson(resource, change.table, row);
+    const event = eventText(frame, {
+      ...fromOrigin,
+      id: JSON.stringify(id),
+      subject: JSON.stringify(key.map((value) => textOf(value)).join(',')),
+      key: columnsJson(change.table, keyColumns, row),
+      ...(parent === undefined ? {} : { parent }),
+      after: change.after ? rowJson(change.after, fields) : 'null',
+      before: change.before ? rowJson(change.before, fields) : 'null',
+    });
+    const orderingKey = orderingKeyOf(orderingKeyText(resource.name, change.table.name, key.map(textOf)));
+    return { id, orderingKey, event, createdAt: origin.time };
   });
 }
 
-/** The outbox's column holds 2,000 characters: a longer row key is kept as its SHA-256, which orders the same. */
-function orderingKeyOf(parts: readonly string[]): string {
-  const text = JSON.stringify(parts);
-  return text.length <= 1000 ? text : `sha256:${createHash('sha256').update(text).digest('hex')}`;
+/** The JSON array of a row's resource, table and key texts, which orders its events. */
+export function orderingKeyText(resource: string, table: string, keyTexts: readonly string[]): string {
+  return JSON.stringify([resource, table, ...keyTexts]);
+}
+
+/** Past this many characters (code points), an ordering key is kept as its SHA-256. */
+export const orderingKeyMaxCharacters = 1000;
+
+/**
+ * The outbox's column holds 2,000 characters: a longer row key is kept as the SHA-256 of its UTF-8, which orders the
+ * same. Characters are counted as code points, as PostgreSQL counts them (insert-events writes the same key in SQL).
+ */
+function orderingKeyOf(text: string): string {
+  const short = text.length <= orderingKeyMaxCharacters || [...text].length <= orderingKeyMaxCharacters;
+  return short ? text : `sha256:${createHash('sha256').update(text).digest('hex')}`;
 }
 
 /** Each table's shown fields, by column. */
-function fieldsByTable(resource: SqlResource): Map<string, Map<string, Field>> {
+export function fieldsByTable(resource: SqlResource): Map<string, Map<string, Field>> {
   const out = new Map<string, Map<string, Field>>();
   for (const field of resource.fields) {
     if (field.table === null || field.column === null) continue;

@@ -7,7 +7,7 @@
  * is over its cap or its caller's limit: the database sends no more.
  */
 
-import type { Database, Executor, Row } from '../db/database';
+import type { Database, Executor, Row, Statement } from '../db/database';
 import { sqlShapeOf } from '../db/engines/registry';
 import { ConstraintError, TooLargeError } from '../errors';
 import type { Key, ReadPlan, WritePlan } from '../plan/plan';
@@ -26,6 +26,16 @@ export type { WriteOutcome } from './execute-insert';
 
 /** Adds the events of a write's changed rows, in its transaction (change events). */
 export type Announce = (tx: Executor, changes: readonly RowChange[]) => Promise<void>;
+
+/** How a write announces the rows it changed (change events). */
+export interface WriteEvents {
+  readonly announce: Announce;
+  /**
+   * The INSERT of one row as the statement that also adds its event, where the engine and the resource allow one
+   * (lib/events/insert-events); undefined otherwise.
+   */
+  readonly inInsert?: (insert: Statement) => Statement;
+}
 
 /**
  * Reads of at most this many rows (and flat reads by key) take one round trip; bigger ones are read this many rows
@@ -134,8 +144,9 @@ export async function executeWrite(
   resource: SqlResource,
   plan: WritePlan,
   versions?: RowVersions,
-  announce?: Announce,
+  events?: WriteEvents,
 ): Promise<ConditionalOutcome> {
+  const announce = events?.announce;
   const write = (tx: Executor): Promise<WriteOutcome> => {
     switch (plan.kind) {
       case 'insert':
@@ -164,8 +175,12 @@ export async function executeWrite(
     return outcome;
   };
   try {
-    const alone = !announce && !check && !writtenKey && isOneStatement(resource, plan, insertsReturnOn(db, resource));
-    return await (alone ? write(oneStatementOn(db)) : db.transaction(announced));
+    const oneStatement = !check && !writtenKey && isOneStatement(resource, plan, insertsReturnOn(db, resource));
+    if (oneStatement && !announce) return await write(oneStatementOn(db));
+    // an insert of one row with events: one statement still, where it can add its event itself
+    const inInsert = oneStatement && plan.kind === 'insert' ? events?.inInsert : undefined;
+    if (inInsert) return await write(oneStatementOn(addingEvents(db, inInsert)));
+    return await db.transaction(announced);
   } catch (error) {
     throw error instanceof ConstraintError
       ? new ConstraintError(error.violation, labelViolation(resource, error.violation), error.cause)
@@ -174,3 +189,8 @@ export async function executeWrite(
 }
 
 const affected = (rowsAffected: number): WriteOutcome => ({ rowsAffected });
+
+/** `db` for an insert of one statement, whose INSERT adds its events itself. */
+function addingEvents(db: Executor, inInsert: (insert: Statement) => Statement): Executor {
+  return { insertsReturn: db.insertsReturn, run: (statement) => db.run(inInsert(statement)) };
+}

@@ -8,8 +8,14 @@ import type { Value } from '../values';
 import type { CompiledQuery } from './compiled-query';
 
 export class ParamList {
-  private readonly values: Value[] = [];
-  constructor(readonly shape: SqlShape) {}
+  private readonly values: Value[];
+  /** `bound`: the parameters of a statement this one's text takes in, already as the driver takes them. */
+  constructor(
+    readonly shape: SqlShape,
+    bound: readonly Value[] = [],
+  ) {
+    this.values = [...bound];
+  }
 
   add(value: Value): string {
     this.values.push(this.shape.toParam(value));

@@ -3,12 +3,16 @@
  * binding. Its default collations compare texts by their characters, and READ COMMITTED gives every statement a
  * fresh snapshot, as the standard shapes assume. Pure.
  */
+
+import type { EventSql } from '../../../sql-shape';
 import type { Value } from '../../../values';
 import { StandardSql } from '../standard-sql';
+import { postgresEventSql } from './postgres-event-sql';
 import { postgresEventTables } from './postgres-event-tables';
 
 export class PostgresSql extends StandardSql {
   override readonly eventTables: readonly string[] = postgresEventTables;
+  readonly eventSql: EventSql = postgresEventSql;
 
   placeholder(position: number): string {
     return `$${position}`;

@@ -1,0 +1,46 @@
+/**
+ * PostgreSQL's SQL for a change event written by the INSERT that stores its row (lib/events/insert-events): each
+ * value as the JSON token and the text a change event gives it (lib/serial/format-value's valueJson, and
+ * change-events' key texts), from the column as postgres.js reads it: every type as PostgreSQL's text of it
+ * (postgres-options), but booleans and bytea, which it reads as a boolean and as bytes (written in base64). Pure.
+ */
+import type { ValueType } from '../../../resource';
+import type { EventSql } from '../../../sql-shape';
+
+/** valueJson's test of a JSON number, without a backslash (read alike whatever standard_conforming_strings says). */
+const jsonNumber = `'^-?(0|[1-9][0-9]*)([.][0-9]+)?([eE][+-]?[0-9]+)?$'`;
+
+const base64 = (expr: string) => `translate(encode(${expr}, 'base64'), chr(10), '')`;
+
+export const postgresEventSql: EventSql = {
+  json(type: ValueType, expr: string): string {
+    switch (type) {
+      case 'integer':
+      case 'decimal':
+      case 'float':
+        return `CASE WHEN ${expr} IS NULL THEN 'null' WHEN ${expr}::text ~ ${jsonNumber} THEN ${expr}::text ELSE to_json(${expr}::text)::text END`;
+      case 'boolean':
+        return `CASE WHEN ${expr} IS NULL THEN 'null' WHEN ${expr} THEN 'true' ELSE 'false' END`;
+      case 'binary':
+        return `CASE WHEN ${expr} IS NULL THEN 'null' ELSE '"' || ${base64(expr)} || '"' END`;
+      default:
+        return `COALESCE(to_json(${expr}::text)::text, 'null')`;
+    }
+  },
+  text(type: ValueType, expr: string): string {
+    switch (type) {
+      case 'boolean':
+        return `CASE WHEN ${expr} THEN 'true' WHEN NOT ${expr} THEN 'false' ELSE '' END`;
+      case 'binary':
+        return `COALESCE(${base64(expr)}, '')`;
+      default:
+        return `COALESCE(${expr}::text, '')`;
+    }
+  },
+  jsonString: (expr: string) => `to_json(${expr})::text`,
+  // an escape string: read alike whatever standard_conforming_strings says
+  literal: (text: string) => `E'${text.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`,
+  orderingKey: (expr: string, maxCharacters: number) =>
+    `CASE WHEN char_length(${expr}) <= ${maxCharacters} THEN ${expr} ELSE 'sha256:' || encode(sha256(convert_to(${expr}, 'UTF8')), 'hex') END`,
+  newId: 'gen_random_uuid()::text',
+};

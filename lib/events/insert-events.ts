@@ -1,0 +1,167 @@
+/**
+ * An INSERT of one row that adds the row's change event to the outbox itself, where the engine can (PostgreSQL: a
+ * data-modifying WITH): one statement, atomic by itself, so an insert with events takes the one round trip and no
+ * transaction, as an insert without them does. The event is the one changeEvents writes for the stored row: the same
+ * text, built by SQL from the row the INSERT gives back (its key, its shown fields), each value written as its column's
+ * type says (the engine's EventSql). Where that cannot be exact (a shown field read as another type than its column's,
+ * a column whose type the catalog does not give, a table hanging off another), there is no such INSERT and the event
+ * follows in the write's transaction. Pure.
+ */
+import type { Statement } from '../db/database';
+import { outboxTable } from '../event-tables';
+import type { ResourceTable, SqlResource } from '../resource';
+import { ParamList } from '../sql/param-list';
+import type { EventSql, SqlShape } from '../sql-shape';
+import type { Value } from '../values';
+import {
+  type EventOrigin,
+  eventText,
+  fieldsByTable,
+  orderingKeyMaxCharacters,
+  orderingKeyText,
+  originTokens,
+} from './change-events';
+
+/** Text pieces of an event, each static (a literal) or the SQL that writes it. */
+type Piece = { readonly text: string } | { readonly sql: string };
+
+/** What a resource's inserts with events write, but for the write's own statement and origin. */
+interface InsertEventsTemplate {
+  readonly table: ResourceTable;
+  /** The columns the event reads from the stored row (each once), by their alias in the statement. */
+  readonly columns: readonly string[];
+  /** The SQL of the event's subject, key and after (eventText's tokens), over those aliases. */
+  readonly tokens: { readonly subject: string; readonly key: Piece[]; readonly after: Piece[] };
+  /** The SQL of the ordering key's array text, over those aliases. */
+  readonly orderingKey: Piece[];
+  readonly sql: EventSql;
+  /** The statements built, by the INSERT's text. */
+  readonly built: Map<string, string>;
+}
+
+/** Around each token's number in eventText's output: JSON text never holds U+0001 itself (it escapes it). */
+const MARK = '\u0001';
+const marker = (i: number) => `${MARK}${i}${MARK}`;
+
+/** A resource's inserts differ by the columns they give: a few texts each; past this many, the oldest are let go. */
+const builtPerResource = 64;
+
+const templates = new WeakMap<SqlResource, InsertEventsTemplate | null>();
+
+/** Turns an INSERT of one row (RETURNING every column) into the statement that also adds the row's event. */
+export type InsertAddingEvents = (
+  insert: Statement,
+  withBefore: boolean,
+  origin: Omit<EventOrigin, 'newId'>,
+) => Statement;
+
+/** How `resource`'s inserts add their events themselves, or undefined where they cannot (see above). */
+export function insertAddingEvents(shape: SqlShape, resource: SqlResource): InsertAddingEvents | undefined {
+  const template = templateOf(shape, resource);
+  if (!template) return undefined;
+  return (insert, withBefore, origin) => {
+    const key = `${withBefore}\n${insert.text}`;
+    let text = template.built.get(key);
+    if (text === undefined) {
+      text = buildStatement(shape, resource, template, insert, withBefore);
+      if (template.built.size >= builtPerResource) template.built.clear();
+      template.built.set(key, text);
+    }
+    const o = originTokens(resource, origin);
+    const given: Value[] = [o.source, o.time, o.requestId, o.caller, origin.time];
+    return { text, params: [...insert.params, ...given.map((v) => shape.toParam(v))], returning: true } as Statement;
+  };
+}
+
+/**
+ * The statement for `insert`: its parameters first, then the write's origin (source, time, request id and caller as
+ * JSON text, and the time in ms). The rest of the event's text is written in it as literals.
+ */
+function buildStatement(
+  shape: SqlShape,
+  resource: SqlResource,
+  template: InsertEventsTemplate,
+  insert: Statement,
+  withBefore: boolean,
+): string {
+  const { table, columns, tokens, sql } = template;
+  const params = new ParamList(shape, insert.params);
+  const origin = ['source', 'time', 'requestId', 'caller'].map(() => ({ sql: `CAST(${params.add('')} AS text)` }));
+  const createdAt = params.add(0);
+  const write = (pieces: readonly Piece[]) =>
+    pieces.map((p) => ('sql' in p ? `(${p.sql})` : sql.literal(p.text))).join(' || ');
+  const frame = { resource: resource.name, table: table.name, verb: 'insert' as const, withBefore };
+  // the event's text with a marker where each token goes, cut at the markers
+  const marked = eventText(frame, {
+    ...{ source: marker(0), time: marker(1), requestId: marker(2), caller: marker(3) },
+    ...{ id: marker(4), subject: marker(5), key: marker(6), after: marker(7), before: 'null' },
+  });
+  const bySql: Piece[][] = [
+    ...origin.map((o) => [o]),
+    [{ sql: sql.jsonString('r.rrs_id') }],
+    [{ sql: tokens.subject }],
+    tokens.key,
+    tokens.after,
+  ];
+  const event = marked.split(MARK).flatMap((part, i) => (i % 2 === 0 ? [{ text: part }] : (bySql[Number(part)] ?? [])));
+  const orderingKey = sql.orderingKey(`(${write(template.orderingKey)})`, orderingKeyMaxCharacters);
+  const eventSql = write(event);
+  const read = columns.map((column, i) => `w.${shape.quoteIdentifier(column)} AS c${i}`);
+  const text =
+    `WITH w AS (${insert.text}), ` +
+    `r AS (SELECT ${sql.newId} AS rrs_id, ${read.join(', ')} FROM w), ` +
+    `e AS (INSERT INTO ${outboxTable} (id, ordering_key, event, created_at, next_attempt_at) ` +
+    `SELECT r.rrs_id, ${orderingKey}, ${eventSql}, ${createdAt}, ${createdAt} FROM r) ` +
+    'SELECT * FROM w';
+  return text;
+}
+
+function templateOf(shape: SqlShape, resource: SqlResource): InsertEventsTemplate | undefined {
+  let template = templates.get(resource);
+  if (template === undefined) {
+    template = buildTemplate(shape, resource) ?? null;
+    templates.set(resource, template);
+  }
+  return template ?? undefined;
+}
+function buildTemplate(shape: SqlShape, resource: SqlResource): InsertEventsTemplate | undefined {
+  const sql = shape.eventSql;
+  const tables = Object.values(resource.tables);
+  const [table] = tables;
+  const types = table?.columnTypes;
+  if (!sql || !table || !types || tables.length !== 1 || table.links.length > 0) return undefined;
+  const fields = fieldsByTable(resource).get(table.name) ?? new Map();
+  const keyColumns = table.primaryKey.length > 0 ? table.primaryKey : [...fields.keys()];
+  // exact only where every value the event writes is read as its own column's type
+  if (keyColumns.length === 0 || keyColumns.some((column) => types[column] === undefined)) return undefined;
+  if ([...fields].some(([column, field]) => types[column] !== field.type)) return undefined;
+  const columns = [...new Set([...keyColumns, ...fields.keys()])];
+  const alias = (column: string) => `r.c${columns.indexOf(column)}`;
+  const typeOf = (column: string) => types[column] ?? 'string';
+  const keyTexts = keyColumns.map((column) => sql.text(typeOf(column), alias(column)));
+  const members = (pairs: readonly (readonly [string, string])[]): Piece[] => [
+    { text: '{' },
+    ...pairs.flatMap(([name, column], i): Piece[] => [
+      { text: `${i > 0 ? ',' : ''}${JSON.stringify(name)}:` },
+      { sql: sql.json(typeOf(column), alias(column)) },
+    ]),
+    { text: '}' },
+  ];
+  const arrayStart = orderingKeyText(resource.name, table.name, []).slice(0, -1);
+  return {
+    table,
+    columns,
+    sql,
+    built: new Map(),
+    tokens: {
+      subject: sql.jsonString(keyTexts.join(` || ',' || `)),
+      key: members(keyColumns.map((column) => [column, column] as const)),
+      after: members([...fields].map(([column, field]) => [field.label, column] as const)),
+    },
+    orderingKey: [
+      { text: arrayStart },
+      ...keyTexts.flatMap((t): Piece[] => [{ text: ',' }, { sql: sql.jsonString(t) }]),
+      { text: ']' },
+    ],
+  };
+}
