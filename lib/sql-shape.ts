@@ -89,6 +89,4 @@ export interface EventSql {
   jsonString(expr: string): string;
   /** The ordering key of key text `expr`: itself, or its SHA-256 when longer than `maxCharacters` characters. */
   orderingKey(expr: string, maxCharacters: number): string;
-  /** A new event id, unique. */
-  readonly newId: string;
 }

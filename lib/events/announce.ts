@@ -48,7 +48,9 @@ export function announcerFor(
     announce: (tx, changes) => {
       return writeOutbox(tx, shape, changeEvents(resource, changes, events.before, { ...given(), newId: randomUUID }));
     },
-    ...(adding ? { inInsert: (insert: Statement) => adding(insert, events.before, given()) } : {}),
+    ...(adding
+      ? { inInsert: (insert: Statement) => adding(insert, events.before, { ...given(), newId: randomUUID }) }
+      : {}),
     committed: async () => {
       for (const nudge of nudges) nudge();
       if (!drainFunction) return undefined;

@@ -49,11 +49,7 @@ const builtPerResource = 64;
 const templates = new WeakMap<SqlResource, InsertEventsTemplate | null>();
 
 /** Turns an INSERT of one row (RETURNING every column) into the statement that also adds the row's event. */
-export type InsertAddingEvents = (
-  insert: Statement,
-  withBefore: boolean,
-  origin: Omit<EventOrigin, 'newId'>,
-) => Statement;
+export type InsertAddingEvents = (insert: Statement, withBefore: boolean, origin: EventOrigin) => Statement;
 
 /** How `resource`'s inserts add their events themselves, or undefined where they cannot (see above). */
 export function insertAddingEvents(shape: SqlShape, resource: SqlResource): InsertAddingEvents | undefined {
@@ -68,14 +64,14 @@ export function insertAddingEvents(shape: SqlShape, resource: SqlResource): Inse
       template.built.set(key, text);
     }
     const o = originTokens(resource, origin);
-    const given: Value[] = [o.source, o.time, o.requestId, o.caller, origin.time];
+    const given: Value[] = [o.source, o.time, o.requestId, o.caller, origin.time, origin.newId()];
     return { text, params: [...insert.params, ...given.map((v) => shape.toParam(v))], returning: true } as Statement;
   };
 }
 
 /**
  * The statement for `insert`: its parameters first, then the write's origin (source, time, request id and caller as
- * JSON text, and the time in ms). The rest of the event's text is written in it as literals.
+ * JSON text, and the time in ms) and the event's id. The rest of the event's text is written in it as literals.
  */
 function buildStatement(
   shape: SqlShape,
@@ -88,6 +84,8 @@ function buildStatement(
   const params = new ParamList(shape, insert.params);
   const origin = ['source', 'time', 'requestId', 'caller'].map(() => ({ sql: `CAST(${params.add('')} AS text)` }));
   const createdAt = params.add(0);
+  // one row, one event: its id is the write's, as changeEvents gives one
+  const id = params.add('');
   const write = (pieces: readonly Piece[]) =>
     pieces.map((p) => ('sql' in p ? `(${p.sql})` : sql.literal(p.text))).join(' || ');
   const frame = { resource: resource.name, table: table.name, verb: 'insert' as const, withBefore };
@@ -109,7 +107,7 @@ function buildStatement(
   const read = columns.map((column, i) => `w.${shape.quoteIdentifier(column)} AS c${i}`);
   const text =
     `WITH w AS (${insert.text}), ` +
-    `r AS (SELECT ${sql.newId} AS rrs_id, ${read.join(', ')} FROM w), ` +
+    `r AS (SELECT CAST(${id} AS text) AS rrs_id, ${read.join(', ')} FROM w), ` +
     `e AS (INSERT INTO ${outboxTable} (id, ordering_key, event, created_at, next_attempt_at) ` +
     `SELECT r.rrs_id, ${orderingKey}, ${eventSql}, ${createdAt}, ${createdAt} FROM r) ` +
     'SELECT * FROM w';

@@ -42,5 +42,4 @@ export const postgresEventSql: EventSql = {
   literal: (text: string) => `E'${text.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`,
   orderingKey: (expr: string, maxCharacters: number) =>
     `CASE WHEN char_length(${expr}) <= ${maxCharacters} THEN ${expr} ELSE 'sha256:' || encode(sha256(convert_to(${expr}, 'UTF8')), 'hex') END`,
-  newId: 'gen_random_uuid()::text',
 };
