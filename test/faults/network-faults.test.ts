@@ -198,12 +198,13 @@ function describeFaults(target: Target): void {
     let proxy: TcpProxy;
     let definitions: string;
     /**
-     * The statement a write's failure names: the transaction's first. On PostgreSQL, BEGIN goes with the first
-     * statement on an open connection, so a frozen one names that statement (every write here starts with an
-     * INSERT); a BEGIN that waits for a new connection goes alone, and is named.
+     * The statement a write's failure names: the transaction's first. BEGIN goes with the first statement on an open
+     * connection (PostgreSQL pipelines them; MariaDB sends START TRANSACTION and an INSERT ... RETURNING as one
+     * compound statement), so a frozen one names that statement (every write here starts with an INSERT); a BEGIN
+     * that waits for a new connection goes alone, and is named.
      */
     const firstStatement = (fault: Fault) =>
-      target.engine !== 'postgres' ? /^START TRANSACTION$/ : fault.name === 'frozen' ? /^INSERT INTO/ : /^BEGIN$/;
+      fault.name === 'frozen' ? /^INSERT INTO/ : target.engine === 'postgres' ? /^BEGIN$/ : /^START TRANSACTION$/;
 
     beforeAll(async () => {
       const server = new URL(fx.db.url);

@@ -10,8 +10,9 @@
  */
 import mysql from 'mysql2/promise';
 import { observeDatabaseCall } from '../../../request-context';
+import type { CompiledQuery } from '../../../sql/compiled-query';
 import { classifyDbError } from '../../classify-error';
-import type { Database, Executor, Statement } from '../../database';
+import type { Database, Executor, QueryResult, Statement } from '../../database';
 import type { ConnectOptions } from '../../engine';
 import { answerWithin } from '../../no-answer-deadline';
 import { type PasswordSource, passwordText } from '../../password-source';
@@ -113,21 +114,60 @@ async function acquireChecked(
   }
 }
 
-/** `fn` in one transaction on `held`, committed when it resolves, rolled back when it throws; then released. */
+/**
+ * `fn` in one transaction on `held`, committed when it resolves, rolled back when it throws; then released. Where the
+ * server runs compound statements (MariaDB), START TRANSACTION goes with the transaction's first statement when that
+ * one gives rows back (INSERT ... RETURNING, a locked SELECT), and COMMIT with the statement `fn` hands to
+ * runWithCommit: `BEGIN NOT ATOMIC ...; ...; END`, one round trip, which stops at the first statement that fails
+ * (so a failed statement is never committed: the transaction is rolled back). Elsewhere each is sent on its own.
+ */
 async function transaction<T>(held: Held, fn: (tx: Executor) => Promise<T>): Promise<T> {
+  // the transaction's start: each statement is sent once it has answered, so statements go in the order they came
+  let started: Promise<unknown> | undefined;
+  let withCommit: Statement | undefined;
+  const compound = held.compoundStatements;
+  const run = (query: Statement): Promise<QueryResult> => {
+    if (!started && compound && givesRows(query)) {
+      const sent = { text: `BEGIN NOT ATOMIC START TRANSACTION; ${query.text}; END`, params: query.params };
+      const answer = held.runAs(query, sent);
+      started = answer;
+      return answer;
+    }
+    started ??= held.run(startTransaction);
+    return started.then(() => held.run(query));
+  };
   try {
-    await held.run(startTransaction);
     const result = await fn({
-      run: (query) => observeDatabaseCall(statementCall(query), () => held.run(query)),
+      run: (query) => observeDatabaseCall(statementCall(query), () => run(query)),
+      ...(compound
+        ? {
+            runWithCommit: (query: Statement) => {
+              withCommit = query;
+            },
+          }
+        : {}),
       insertsReturn: held.insertsReturn,
     });
-    await held.run(commit);
+    started ??= held.run(startTransaction);
+    await started;
+    const last = withCommit;
+    if (last) {
+      const sent = { text: `BEGIN NOT ATOMIC ${last.text}; COMMIT; END`, params: last.params };
+      await observeDatabaseCall(statementCall(last), () => held.runAs(last, sent));
+    } else {
+      await held.run(commit);
+    }
     return result;
   } catch (error) {
     // the statement that failed is reported; a connection that cannot roll back is not reused
-    if (!held.lost) await held.run(rollback).catch(() => held.destroy());
+    if (started && !held.lost) await held.run(rollback).catch(() => held.destroy());
     throw error;
   } finally {
     held.release();
   }
+}
+
+/** A statement whose answer is rows: an INSERT ... RETURNING, or a SELECT. */
+function givesRows(statement: Statement): boolean {
+  return (statement as CompiledQuery).returning === true || /^\s*select\b/i.test(statement.text);
 }

@@ -11,6 +11,11 @@ import { refuseUnsafeSqlMode } from './mysql-sql-mode';
 export interface ConnectionFacts {
   /** INSERT ... RETURNING works on the connection's server. */
   readonly insertsReturn: boolean;
+  /**
+   * The server runs a compound statement outside a stored program (`BEGIN NOT ATOMIC ... END`, MariaDB 10.1.1+):
+   * several statements sent as one, without the multi-statement protocol, stopping at the first that fails.
+   */
+  readonly compoundStatements: boolean;
 }
 
 /** What each connection said, by mysql2's core connection object (one per pooled connection). */
@@ -30,7 +35,8 @@ export async function checkConnection(conn: mysql.PoolConnection): Promise<Conne
   const [rows] = await conn.query(connectionCheckQuery);
   const row = (rows as { mode?: unknown; version?: unknown }[])[0];
   refuseUnsafeSqlMode(String(row?.mode ?? ''));
-  const facts = { insertsReturn: readServerInserts({ version: String(row?.version ?? '') }).returning };
+  const version = String(row?.version ?? '');
+  const facts = { insertsReturn: readServerInserts({ version }).returning, compoundStatements: takesCompound(version) };
   known.set(conn.connection, facts);
   return facts;
 }
@@ -38,4 +44,10 @@ export async function checkConnection(conn: mysql.PoolConnection): Promise<Conne
 /** Refuses a connection whose session sql_mode reads SQL text differently; asks each connection once. */
 export async function requireSafeSqlMode(conn: mysql.PoolConnection): Promise<void> {
   await checkConnection(conn);
+}
+
+/** MariaDB 10.1.1 and later run `BEGIN NOT ATOMIC ... END` as a statement of its own; MySQL does not. */
+export function takesCompound(version: string): boolean {
+  const [major = 0, minor = 0] = (/^(\d+)\.(\d+)/.exec(version) ?? []).slice(1).map(Number);
+  return /mariadb/i.test(version) && (major > 10 || (major === 10 && minor >= 2));
 }

@@ -20,6 +20,13 @@ interface Held {
   run(query: Statement): Promise<QueryResult>;
   /** INSERT ... RETURNING works on the connection's server (mysql-connection-check). */
   readonly insertsReturn: boolean;
+  /** The server runs `BEGIN NOT ATOMIC ... END` (mysql-connection-check). */
+  readonly compoundStatements: boolean;
+  /**
+   * `statement` sent as `sent` (a compound statement holding it, whose rows are its own): its failure is classified
+   * and reported as `statement`'s.
+   */
+  runAs(statement: Statement, sent: Statement): Promise<QueryResult>;
   /** Database.readEach on this connection; it is destroyed when `each` throws. */
   readEach(query: Statement, batchRows: number, each: (rows: readonly Row[]) => void): Promise<void>;
   /** The raw result with its column definitions (describe-mysql reads them). */
@@ -43,10 +50,10 @@ export function hold(conn: mysql.PoolConnection, statementTimeoutMs: number, fac
     conn.destroy();
     (conn.connection as unknown as { stream?: { destroy(): void } }).stream?.destroy();
   };
-  const query = async (statement: Statement): Promise<[unknown, mysql.FieldPacket[]]> => {
+  const query = async (statement: Statement, sent = statement): Promise<[unknown, mysql.FieldPacket[]]> => {
     try {
       return await answerWithin(
-        conn.query({ sql: statement.text, values: statement.params as Value[] }),
+        conn.query({ sql: sent.text, values: sent.params as Value[] }),
         statementTimeoutMs,
         destroy,
       );
@@ -59,6 +66,8 @@ export function hold(conn: mysql.PoolConnection, statementTimeoutMs: number, fac
   return {
     query,
     insertsReturn: facts.insertsReturn,
+    compoundStatements: facts.compoundStatements,
+    runAs: async (statement, sent) => queryResultOf(compoundResult((await query(statement, sent))[0])),
     readEach: (statement, batchRows, each) =>
       readEach(conn, statementTimeoutMs, destroy, { statement, batchRows, each }),
     destroy,
@@ -97,6 +106,14 @@ async function readEach(
     if ((error as { fatal?: unknown }).fatal === true) destroy();
     throw classifyDbError(mysqlErrors, error, statement);
   }
+}
+
+/**
+ * A compound statement answers with the result set of each statement in it that gives rows, then its own status (or
+ * with the status alone): the first of them.
+ */
+function compoundResult(result: unknown): unknown {
+  return Array.isArray(result) ? result[0] : result;
 }
 
 function queryResultOf(result: unknown): QueryResult {
