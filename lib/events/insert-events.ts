@@ -87,7 +87,9 @@ function buildStatement(
   // one row, one event: its id is the write's, as changeEvents gives one
   const id = params.add('');
   const write = (pieces: readonly Piece[]) =>
-    pieces.map((p) => ('sql' in p ? `(${p.sql})` : sql.literal(p.text))).join(' || ');
+    joinLiterals(pieces)
+      .map((p) => ('sql' in p ? `(${p.sql})` : sql.literal(p.text)))
+      .join(' || ');
   const frame = { resource: resource.name, table: table.name, verb: 'insert' as const, withBefore };
   // the event's text with a marker where each token goes, cut at the markers
   const marked = eventText(frame, {
@@ -102,16 +104,28 @@ function buildStatement(
     tokens.after,
   ];
   const event = marked.split(MARK).flatMap((part, i) => (i % 2 === 0 ? [{ text: part }] : (bySql[Number(part)] ?? [])));
-  const orderingKey = sql.orderingKey(`(${write(template.orderingKey)})`, orderingKeyMaxCharacters);
+  const orderingKey = sql.orderingKey('r.rrs_key', orderingKeyMaxCharacters);
   const eventSql = write(event);
   const read = columns.map((column, i) => `w.${shape.quoteIdentifier(column)} AS c${i}`);
   const text =
     `WITH w AS (${insert.text}), ` +
-    `r AS (SELECT CAST(${id} AS text) AS rrs_id, ${read.join(', ')} FROM w), ` +
+    `r AS (SELECT r.*, ${write(template.orderingKey)} AS rrs_key ` +
+    `FROM (SELECT CAST(${id} AS text) AS rrs_id, ${read.join(', ')} FROM w) AS r), ` +
     `e AS (INSERT INTO ${outboxTable} (id, ordering_key, event, created_at, next_attempt_at) ` +
     `SELECT r.rrs_id, ${orderingKey}, ${eventSql}, ${createdAt}, ${createdAt} FROM r) ` +
     'SELECT * FROM w';
   return text;
+}
+
+/** Adjacent static pieces as one. */
+function joinLiterals(pieces: readonly Piece[]): Piece[] {
+  const out: Piece[] = [];
+  for (const piece of pieces) {
+    const last = out[out.length - 1];
+    if (last && 'text' in last && 'text' in piece) out[out.length - 1] = { text: last.text + piece.text };
+    else out.push(piece);
+  }
+  return out;
 }
 
 function templateOf(shape: SqlShape, resource: SqlResource): InsertEventsTemplate | undefined {

@@ -16,6 +16,8 @@ export const postgresEventSql: EventSql = {
   json(type: ValueType, expr: string): string {
     switch (type) {
       case 'integer':
+        // an integer type's text is always a JSON number
+        return `COALESCE(${expr}::text, 'null')`;
       case 'decimal':
       case 'float':
         return `CASE WHEN ${expr} IS NULL THEN 'null' WHEN ${expr}::text ~ ${jsonNumber} THEN ${expr}::text ELSE to_json(${expr}::text)::text END`;
