@@ -10,7 +10,7 @@ import type { Statement } from '../db/database';
 import { sqlShapeOf } from '../db/engines/registry';
 import type { Announce, WriteEvents } from '../execute/execute-plan';
 import type { SqlResource, WriteOperation } from '../resource';
-import { changeEvents } from './change-events';
+import { changeEvents, type EventOrigin } from './change-events';
 import { insertAddingEvents } from './insert-events';
 import { writeOutbox } from './outbox';
 
@@ -42,15 +42,13 @@ export function announcerFor(
   if (!events?.on.includes(operation)) return undefined;
   const drainFunction = settings.onLambda ? settings.events.drainFunction : undefined;
   const shape = sqlShapeOf(resource.engine);
-  const given = () => ({ ...origin, source: settings.events.source, time: Date.now() });
+  const { source } = settings.events;
+  const { requestId, caller } = origin;
+  const given = (): EventOrigin => ({ source, requestId, caller, time: Date.now(), newId: randomUUID });
   const adding = operation === 'insert' ? insertAddingEvents(shape, resource) : undefined;
   return {
-    announce: (tx, changes) => {
-      return writeOutbox(tx, shape, changeEvents(resource, changes, events.before, { ...given(), newId: randomUUID }));
-    },
-    ...(adding
-      ? { inInsert: (insert: Statement) => adding(insert, events.before, { ...given(), newId: randomUUID }) }
-      : {}),
+    announce: (tx, changes) => writeOutbox(tx, shape, changeEvents(resource, changes, events.before, given())),
+    ...(adding ? { inInsert: (insert: Statement) => adding(insert, events.before, given()) } : {}),
     committed: async () => {
       for (const nudge of nudges) nudge();
       if (!drainFunction) return undefined;

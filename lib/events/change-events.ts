@@ -66,27 +66,15 @@ export interface EventTokens {
  * events gives SQL's (insert-events), so both write the same text.
  */
 export function eventText(frame: EventFrame, tokens: EventTokens): string {
-  const data = [
-    `"resource":${JSON.stringify(frame.resource)}`,
-    `"table":${JSON.stringify(frame.table)}`,
-    `"key":${tokens.key}`,
-    ...(tokens.parent === undefined ? [] : [tokens.parent]),
-    `"after":${tokens.after}`,
-    ...(frame.withBefore ? [`"before":${tokens.before}`] : []),
-    `"requestId":${tokens.requestId}`,
-    `"caller":${tokens.caller}`,
-  ];
-  const event = [
-    '"specversion":"1.0"',
-    `"id":${tokens.id}`,
-    `"source":${tokens.source}`,
-    `"type":${JSON.stringify(`${frame.resource}.${pastTense[frame.verb]}`)}`,
-    `"subject":${tokens.subject}`,
-    `"time":${tokens.time}`,
-    '"datacontenttype":"application/json"',
-    `"data":{${data.join(',')}}`,
-  ];
-  return `{${event.join(',')}}`;
+  const parent = tokens.parent === undefined ? '' : `,${tokens.parent}`;
+  const before = frame.withBefore ? `,"before":${tokens.before}` : '';
+  const type = JSON.stringify(`${frame.resource}.${pastTense[frame.verb]}`);
+  return (
+    `{"specversion":"1.0","id":${tokens.id},"source":${tokens.source},"type":${type},"subject":${tokens.subject},` +
+    `"time":${tokens.time},"datacontenttype":"application/json","data":{"resource":${JSON.stringify(frame.resource)},` +
+    `"table":${JSON.stringify(frame.table)},"key":${tokens.key}${parent},"after":${tokens.after}${before},` +
+    `"requestId":${tokens.requestId},"caller":${tokens.caller}}}`
+  );
 }
 
 /** The tokens of a write's origin: where (the service's source, with the resource's path), when, for whom. */
@@ -117,17 +105,20 @@ export function changeEvents(
     const key = keyColumns.map((column) => row[column] ?? null);
     const id = origin.newId();
     const frame = { resource: resource.name, table: change.table.name, verb: change.verb, withBefore };
-    const [parent] = parentJson(resource, change.table, row);
+    const keyTexts = key.map(textOf);
     const event = eventText(frame, {
-      ...fromOrigin,
+      source: fromOrigin.source,
+      time: fromOrigin.time,
+      requestId: fromOrigin.requestId,
+      caller: fromOrigin.caller,
       id: JSON.stringify(id),
-      subject: JSON.stringify(key.map((value) => textOf(value)).join(',')),
+      subject: JSON.stringify(keyTexts.join(',')),
       key: columnsJson(change.table, keyColumns, row),
-      ...(parent === undefined ? {} : { parent }),
+      parent: parentJson(resource, change.table, row),
       after: change.after ? rowJson(change.after, fields) : 'null',
       before: change.before ? rowJson(change.before, fields) : 'null',
     });
-    const orderingKey = orderingKeyOf(orderingKeyText(resource.name, change.table.name, key.map(textOf)));
+    const orderingKey = orderingKeyOf(orderingKeyText(resource.name, change.table.name, keyTexts));
     return { id, orderingKey, event, createdAt: origin.time };
   });
 }
@@ -186,14 +177,15 @@ function columnJson(table: ResourceTable, column: string, row: Row): string {
  * The row a row of another table hangs off, by its link: the Parent's for extension, Child and association rows, the
  * Child's for a child's extension row.
  */
-function parentJson(resource: SqlResource, table: ResourceTable, row: Row): string[] {
+function parentJson(resource: SqlResource, table: ResourceTable, row: Row): string | undefined {
+  if (table.links.length === 0) return undefined;
   const parent = Object.values(resource.tables).find((t) => t.role === 'Parent');
   const link = table.links.find((l) => l.target === parent?.name) ?? table.links[0];
-  if (!link) return [];
+  if (!link) return undefined;
   const key = link.references.map(
     (column, i) => `${JSON.stringify(column)}:${columnJson(table, link.columns[i] ?? column, row)}`,
   );
-  return [`"parent":{"table":${JSON.stringify(link.target)},"key":{${key.join(',')}}}`];
+  return `"parent":{"table":${JSON.stringify(link.target)},"key":{${key.join(',')}}}`;
 }
 
 function textOf(value: Value): string {

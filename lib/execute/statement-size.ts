@@ -47,9 +47,28 @@ export interface Fitted<T> {
   readonly statement: CompiledQuery;
 }
 
-/** How many times over the statement would still fit: below 1 when it is too long. */
-function room(shape: SqlShape, statement: CompiledQuery): number {
-  return Math.min(statementBytes / shape.sentBytes(statement), maxParams / Math.max(1, statement.params.length));
+/**
+ * How many times over the statement would still fit: below 1 when it is too long. `bounded`: a bound on its size will
+ * do when it fits (the run is the last, so nothing is scaled by the answer), which spares writing the statement out.
+ */
+function room(shape: SqlShape, statement: CompiledQuery, bounded: boolean): number {
+  const params = maxParams / Math.max(1, statement.params.length);
+  const most = bounded ? bytesAtMost(statement) : Number.POSITIVE_INFINITY;
+  return Math.min(statementBytes / (most <= statementBytes ? most : shape.sentBytes(statement)), params);
+}
+
+/**
+ * At least as many bytes as any driver sends for `statement`, with its values written into the text: a text at most
+ * doubles as it is escaped, bytes are written as hexadecimal, and any other value is a short literal.
+ */
+function bytesAtMost(statement: CompiledQuery): number {
+  let bytes = Buffer.byteLength(statement.text);
+  for (const value of statement.params) {
+    if (typeof value === 'string') bytes += 2 * Buffer.byteLength(value) + 2;
+    else if (value instanceof Uint8Array) bytes += 2 * value.byteLength + 3;
+    else bytes += 48;
+  }
+  return bytes;
 }
 
 /**
@@ -73,7 +92,7 @@ export async function fittedStatements<T>(
     for (;;) {
       const run = items.slice(start, start + count);
       const statement = compile(run);
-      const fits = room(shape, statement);
+      const fits = room(shape, statement, count === left);
       const scaled = Math.max(1, Math.floor(count * fits * aim));
       if (fits >= 1 && !grown && fits >= roomToGrow && count < left) {
         grown = true;
