@@ -77,10 +77,7 @@ export interface SqlShape {
   sentBytes(statement: { readonly text: string; readonly params: readonly Value[] }): number;
 }
 
-/**
- * SQL for an INSERT of one row that adds the row's change event itself (lib/events/insert-events): the event's parts,
- * each written from a value `expr` of a column whose type is `type`, and how the statement is put together.
- */
+/** SQL expressions for a change event's parts, of a value `expr` of a column whose type is `type`. */
 export interface EventSql {
   /** The value's JSON token, as the JSON representation writes it. */
   json(type: ValueType, expr: string): string;
@@ -90,24 +87,6 @@ export interface EventSql {
   literal(text: string): string;
   /** The text `expr` as a JSON string. */
   jsonString(expr: string): string;
-  /** The texts, one after the other. */
-  concat(parts: readonly string[]): string;
-  /** A parameter (or any expression) as text. */
-  asText(expr: string): string;
   /** The ordering key of key text `expr`: itself, or its SHA-256 when longer than `maxCharacters` characters. */
   orderingKey(expr: string, maxCharacters: number): string;
-  /** Whether a value of this column is written exactly (as the driver reads it); `dbType` when the query shows it. */
-  exact(type: ValueType, dbType?: string): boolean;
-  /**
-   * Where the stored row is read, for an INSERT into `table` (named `quoted.table` in SQL) that gives `given`
-   * columns: the FROM of the read, and each column as it reads there; undefined when this SQL cannot find the row in
-   * the same statement.
-   */
-  storedRow(
-    table: ResourceTable,
-    given: readonly string[],
-    quoted: { readonly table: string; readonly column: (name: string) => string },
-  ): { readonly from: string; readonly column: (name: string) => string } | undefined;
-  /** The statement: `insert` (RETURNING the row), then `addEvent` (the outbox's INSERT ... SELECT). */
-  statement(insert: string, addEvent: string): string;
 }

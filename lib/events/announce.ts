@@ -44,15 +44,11 @@ export function announcerFor(
   const shape = sqlShapeOf(resource.engine);
   const { source } = settings.events;
   const { requestId, caller } = origin;
-  const now = (): EventOrigin => ({ source, requestId, caller, time: Date.now(), newId: randomUUID });
+  const given = (): EventOrigin => ({ source, requestId, caller, time: Date.now(), newId: randomUUID });
   const adding = operation === 'insert' ? insertAddingEvents(shape, resource) : undefined;
-  const inInsert = (given: readonly string[]) => {
-    const add = adding?.(given);
-    return add && ((insert: Statement) => add(insert, events.before, now()));
-  };
   return {
-    announce: (tx, changes) => writeOutbox(tx, shape, changeEvents(resource, changes, events.before, now())),
-    ...(adding ? { inInsert } : {}),
+    announce: (tx, changes) => writeOutbox(tx, shape, changeEvents(resource, changes, events.before, given())),
+    ...(adding ? { inInsert: (insert: Statement) => adding(insert, events.before, given()) } : {}),
     committed: async () => {
       for (const nudge of nudges) nudge();
       if (!drainFunction) return undefined;

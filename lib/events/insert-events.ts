@@ -22,8 +22,6 @@ import {
   originTokens,
 } from './change-events';
 
-type StoredRow = NonNullable<ReturnType<EventSql['storedRow']>>;
-
 /** Text pieces of an event, each static (a literal) or the SQL that writes it. */
 type Piece = { readonly text: string } | { readonly sql: string };
 
@@ -53,55 +51,45 @@ const templates = new WeakMap<SqlResource, InsertEventsTemplate | null>();
 /** Turns an INSERT of one row (RETURNING every column) into the statement that also adds the row's event. */
 export type InsertAddingEvents = (insert: Statement, withBefore: boolean, origin: EventOrigin) => Statement;
 
-/**
- * How `resource`'s inserts add their events themselves, or undefined where they cannot (see above); an insert that
- * gives the columns `given` may still not (the engine finds the stored row by a key the database generated).
- */
-export function insertAddingEvents(
-  shape: SqlShape,
-  resource: SqlResource,
-): ((given: readonly string[]) => InsertAddingEvents | undefined) | undefined {
+/** How `resource`'s inserts add their events themselves, or undefined where they cannot (see above). */
+export function insertAddingEvents(shape: SqlShape, resource: SqlResource): InsertAddingEvents | undefined {
   const template = templateOf(shape, resource);
   if (!template) return undefined;
-  return (given) => {
-    const quoted = { table: shape.quoteTable(template.table), column: (name: string) => shape.quoteIdentifier(name) };
-    const stored = template.sql.storedRow(template.table, given, quoted);
-    if (!stored) return undefined;
-    return (insert, withBefore, origin) => {
-      const key = `${withBefore}\n${insert.text}`;
-      let text = template.built.get(key);
-      if (text === undefined) {
-        text = buildStatement(shape, resource, template, stored, insert, withBefore);
-        if (template.built.size >= builtPerResource) template.built.clear();
-        template.built.set(key, text);
-      }
-      const o = originTokens(resource, origin);
-      const values: Value[] = [o.source, o.time, o.requestId, o.caller, origin.time, origin.time, origin.newId()];
-      return { text, params: [...insert.params, ...values.map((v) => shape.toParam(v))], returning: true } as Statement;
-    };
+  return (insert, withBefore, origin) => {
+    const key = `${withBefore}\n${insert.text}`;
+    let text = template.built.get(key);
+    if (text === undefined) {
+      text = buildStatement(shape, resource, template, insert, withBefore);
+      if (template.built.size >= builtPerResource) template.built.clear();
+      template.built.set(key, text);
+    }
+    const o = originTokens(resource, origin);
+    const given: Value[] = [o.source, o.time, o.requestId, o.caller, origin.time, origin.newId()];
+    return { text, params: [...insert.params, ...given.map((v) => shape.toParam(v))], returning: true } as Statement;
   };
 }
 
 /**
  * The statement for `insert`: its parameters first, then the write's origin (source, time, request id and caller as
- * JSON text, and the time in ms, twice) and the event's id. The rest of the event's text is written in it as literals.
+ * JSON text, and the time in ms) and the event's id. The rest of the event's text is written in it as literals.
  */
 function buildStatement(
   shape: SqlShape,
   resource: SqlResource,
   template: InsertEventsTemplate,
-  stored: StoredRow,
   insert: Statement,
   withBefore: boolean,
 ): string {
   const { table, columns, tokens, sql } = template;
   const params = new ParamList(shape, insert.params);
-  // placeholders are added in the order they stand in the text (MySQL's are positional): the origin's in the
-  // event, the time it was written (twice), then the event's id (one row, one event, its id given as changeEvents'
-  // are)
-  const origin = ['source', 'time', 'requestId', 'caller'].map(() => ({ sql: sql.asText(params.add('')) }));
+  const origin = ['source', 'time', 'requestId', 'caller'].map(() => ({ sql: `CAST(${params.add('')} AS text)` }));
+  const createdAt = params.add(0);
+  // one row, one event: its id is the write's, as changeEvents gives one
+  const id = params.add('');
   const write = (pieces: readonly Piece[]) =>
-    sql.concat(joinLiterals(pieces).map((p) => ('sql' in p ? `(${p.sql})` : sql.literal(p.text))));
+    joinLiterals(pieces)
+      .map((p) => ('sql' in p ? `(${p.sql})` : sql.literal(p.text)))
+      .join(' || ');
   const frame = { resource: resource.name, table: table.name, verb: 'insert' as const, withBefore };
   // the event's text with a marker where each token goes, cut at the markers
   const marked = eventText(frame, {
@@ -116,18 +104,17 @@ function buildStatement(
     tokens.after,
   ];
   const event = marked.split(MARK).flatMap((part, i) => (i % 2 === 0 ? [{ text: part }] : (bySql[Number(part)] ?? [])));
-  const eventSql = write(event);
-  const createdAt = params.add(0);
-  const nextAttemptAt = params.add(0);
-  const id = params.add('');
-  const read = columns.map((column, i) => `${stored.column(column)} AS c${i}`);
-  const row = `SELECT ${sql.asText(id)} AS rrs_id, ${read.join(', ')} FROM ${stored.from}`;
-  const keyed = `SELECT r.*, ${write(template.orderingKey)} AS rrs_key FROM (${row}) AS r`;
   const orderingKey = sql.orderingKey('r.rrs_key', orderingKeyMaxCharacters);
-  const addEvent =
-    `INSERT INTO ${outboxTable} (id, ordering_key, event, created_at, next_attempt_at) ` +
-    `SELECT r.rrs_id, ${orderingKey}, ${eventSql}, ${createdAt}, ${nextAttemptAt} FROM (${keyed}) AS r`;
-  return sql.statement(insert.text, addEvent);
+  const eventSql = write(event);
+  const read = columns.map((column, i) => `w.${shape.quoteIdentifier(column)} AS c${i}`);
+  const text =
+    `WITH w AS (${insert.text}), ` +
+    `r AS (SELECT r.*, ${write(template.orderingKey)} AS rrs_key ` +
+    `FROM (SELECT CAST(${id} AS text) AS rrs_id, ${read.join(', ')} FROM w) AS r), ` +
+    `e AS (INSERT INTO ${outboxTable} (id, ordering_key, event, created_at, next_attempt_at) ` +
+    `SELECT r.rrs_id, ${orderingKey}, ${eventSql}, ${createdAt}, ${createdAt} FROM r) ` +
+    'SELECT * FROM w';
+  return text;
 }
 
 /** Adjacent static pieces as one. */
@@ -157,16 +144,9 @@ function buildTemplate(shape: SqlShape, resource: SqlResource): InsertEventsTemp
   if (!sql || !table || !types || tables.length !== 1 || table.links.length > 0) return undefined;
   const fields = fieldsByTable(resource).get(table.name) ?? new Map();
   const keyColumns = table.primaryKey.length > 0 ? table.primaryKey : [...fields.keys()];
-  // exact only where every value the event writes is read as its own column's type, one this SQL writes exactly
-  if (keyColumns.length === 0) return undefined;
-  const keyExact = (column: string) => {
-    const type = types[column];
-    return type !== undefined && sql.exact(type, fields.get(column)?.dbType);
-  };
-  if (!keyColumns.every(keyExact)) return undefined;
-  if ([...fields].some(([column, field]) => types[column] !== field.type || !sql.exact(field.type, field.dbType))) {
-    return undefined;
-  }
+  // exact only where every value the event writes is read as its own column's type
+  if (keyColumns.length === 0 || keyColumns.some((column) => types[column] === undefined)) return undefined;
+  if ([...fields].some(([column, field]) => types[column] !== field.type)) return undefined;
   const columns = [...new Set([...keyColumns, ...fields.keys()])];
   const alias = (column: string) => `r.c${columns.indexOf(column)}`;
   const typeOf = (column: string) => types[column] ?? 'string';
@@ -186,7 +166,7 @@ function buildTemplate(shape: SqlShape, resource: SqlResource): InsertEventsTemp
     sql,
     built: new Map(),
     tokens: {
-      subject: sql.jsonString(sql.concat(keyTexts.flatMap((t, i) => (i > 0 ? [sql.literal(','), t] : [t])))),
+      subject: sql.jsonString(keyTexts.join(` || ',' || `)),
       key: members(keyColumns.map((column) => [column, column] as const)),
       after: members([...fields].map(([column, field]) => [field.label, column] as const)),
     },

@@ -164,7 +164,7 @@ describe.each(targets())('round trips of a write on $name', (target) => {
     });
   });
 
-  it('an insert of one row with change events: one statement, which adds the event itself', async () => {
+  it('an insert of one row with change events: one round trip more at most, none on PostgreSQL', async () => {
     expect((await invoke({ method: 'GET', path: '/res/TagEvents/1' })).status).toBe(200); // reads the catalog
     const [status, trips] = await roundTrips({
       method: 'POST',
@@ -173,9 +173,10 @@ describe.each(targets())('round trips of a write on $name', (target) => {
       body: 'label=ev',
     });
     expect(status).toBe(200);
-    // the INSERT adds its event to the outbox in the same statement, one round trip as without events: on PostgreSQL
-    // a WITH ... INSERT, on MariaDB a compound statement (MySQL, which has neither, sends four)
-    expect(trips).toBe(1);
+    // PostgreSQL: the INSERT adds its event to the outbox in the same statement (WITH ... INSERT), one round trip as
+    // without events. MariaDB: a transaction of two compound statements, START TRANSACTION with the INSERT and the
+    // outbox's INSERT with the COMMIT (MySQL, which has no compound statements, would send four).
+    expect(trips).toBe(target.engine === 'postgres' ? 1 : 2);
     expect(await count("label = 'ev'")).toBe(1);
     const [event, more] = await db.exec('SELECT event FROM rrs_events');
     expect(more).toBeUndefined();

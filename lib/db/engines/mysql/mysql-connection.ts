@@ -67,7 +67,7 @@ export function hold(conn: mysql.PoolConnection, statementTimeoutMs: number, fac
     query,
     insertsReturn: facts.insertsReturn,
     compoundStatements: facts.compoundStatements,
-    runAs: async (statement, sent) => queryResultOf((await query(statement, sent))[0]),
+    runAs: async (statement, sent) => queryResultOf(compoundResult((await query(statement, sent))[0])),
     readEach: (statement, batchRows, each) =>
       readEach(conn, statementTimeoutMs, destroy, { statement, batchRows, each }),
     destroy,
@@ -108,10 +108,15 @@ async function readEach(
   }
 }
 
-function queryResultOf(answer: unknown): QueryResult {
-  // a compound statement (a transaction's first, mysql-event-sql's) answers with the result set of each statement in
-  // it that gives rows, then its own status: the rows are the first
-  const result = Array.isArray(answer) && Array.isArray(answer[0]) ? answer[0] : answer;
+/**
+ * A compound statement answers with the result set of each statement in it that gives rows, then its own status (or
+ * with the status alone): the first of them.
+ */
+function compoundResult(result: unknown): unknown {
+  return Array.isArray(result) ? result[0] : result;
+}
+
+function queryResultOf(result: unknown): QueryResult {
   if (Array.isArray(result)) return { rows: result as unknown as QueryResult['rows'], rowsAffected: result.length };
   const header = result as mysql.ResultSetHeader;
   return {

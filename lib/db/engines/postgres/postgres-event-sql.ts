@@ -40,12 +40,6 @@ export const postgresEventSql: EventSql = {
     }
   },
   jsonString: (expr: string) => `to_json(${expr})::text`,
-  concat: (parts) => parts.join(' || '),
-  asText: (expr) => `CAST(${expr} AS text)`,
-  exact: () => true,
-  // the INSERT's own RETURNING: every column of the row as stored
-  storedRow: (_table, _given, quoted) => ({ from: 'w', column: (name) => `w.${quoted.column(name)}` }),
-  statement: (insert, addEvent) => `WITH w AS (${insert}), e AS (${addEvent}) SELECT * FROM w`,
   // an escape string: read alike whatever standard_conforming_strings says
   literal: (text: string) => `E'${text.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`,
   orderingKey: (expr: string, maxCharacters: number) =>
