@@ -10,7 +10,6 @@
  */
 import mysql from 'mysql2/promise';
 import { observeDatabaseCall } from '../../../request-context';
-import type { CompiledQuery } from '../../../sql/compiled-query';
 import { classifyDbError } from '../../classify-error';
 import type { Database, Executor, QueryResult, Statement } from '../../database';
 import type { ConnectOptions } from '../../engine';
@@ -169,5 +168,6 @@ async function transaction<T>(held: Held, fn: (tx: Executor) => Promise<T>): Pro
 
 /** A statement whose answer is rows: an INSERT ... RETURNING, or a SELECT. */
 function givesRows(statement: Statement): boolean {
-  return (statement as CompiledQuery).returning === true || /^\s*select\b/i.test(statement.text);
+  // a compiled INSERT says it gives its rows back (lib/sql's CompiledQuery.returning)
+  return (statement as { readonly returning?: boolean }).returning === true || /^\s*select\b/i.test(statement.text);
 }
