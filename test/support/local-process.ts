@@ -3,6 +3,7 @@
  * process group on a free port, wait until it says it is ready, and stop the whole group afterwards.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
+import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { snapshotFile } from './pglite';
 
@@ -30,6 +31,8 @@ export interface LocalProcess {
   stop(): Promise<void>;
 }
 
+let started = 0;
+
 /** Starts `command` in the project folder and resolves once its output contains `ready` (or it exits). */
 export async function startProcess(
   command: string,
@@ -39,7 +42,10 @@ export async function startProcess(
 ): Promise<LocalProcess> {
   // an `npm start` on the demo loads the run's seeded snapshot instead of seeding a PGlite of its own
   const demo = await snapshotFile('demo');
-  const childEnv = demo ? { RRS_DEMO_SNAPSHOT: demo, ...env } : env;
+  // serverless-offline builds in a folder of its own: two started at once in one folder would remove each other's
+  started += 1;
+  const workFolder = `.esbuild-test-${process.pid}-${started}`;
+  const childEnv = { ...(demo ? { RRS_DEMO_SNAPSHOT: demo } : {}), RRS_ESBUILD_WORK_FOLDER: workFolder, ...env };
   const child: ChildProcess = spawn(command, args, { cwd: root, env: childEnv, detached: true });
   let output = '';
   let timer: NodeJS.Timeout | undefined;
@@ -54,10 +60,12 @@ export async function startProcess(
     child.stderr?.on('data', collect);
   });
   const stop = async () => {
-    if (!child.pid || child.exitCode !== null || child.signalCode !== null) return;
-    const exited = new Promise((resolve) => child.once('exit', resolve));
-    process.kill(-child.pid, 'SIGTERM');
-    await exited;
+    if (child.pid && child.exitCode === null && child.signalCode === null) {
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      process.kill(-child.pid, 'SIGTERM');
+      await exited;
+    }
+    rmSync(path.join(root, workFolder), { recursive: true, force: true });
   };
   await readyOrGone;
   clearTimeout(timer);
