@@ -77,7 +77,10 @@ export interface SqlShape {
   sentBytes(statement: { readonly text: string; readonly params: readonly Value[] }): number;
 }
 
-/** SQL expressions for a change event's parts, of a value `expr` of a column whose type is `type`. */
+/**
+ * SQL for an INSERT of one row that adds the row's change event itself (lib/events/insert-events): the event's parts,
+ * each written from a value `expr` of a column whose type is `type`, and how the statement is put together.
+ */
 export interface EventSql {
   /** The value's JSON token, as the JSON representation writes it. */
   json(type: ValueType, expr: string): string;
@@ -89,4 +92,12 @@ export interface EventSql {
   jsonString(expr: string): string;
   /** The ordering key of key text `expr`: itself, or its SHA-256 when longer than `maxCharacters` characters. */
   orderingKey(expr: string, maxCharacters: number): string;
+  /** The texts, one after the other. */
+  concat(parts: readonly string[]): string;
+  /** An expression (a parameter) as text. */
+  asText(expr: string): string;
+  /** What `addEvent` reads the stored row from (every column, by its name). */
+  readonly insertedRow: string;
+  /** The one statement: `insert` (RETURNING the row, as the answer's), and `addEvent` (the outbox's INSERT). */
+  statement(insert: string, addEvent: string): string;
 }

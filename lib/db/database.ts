@@ -30,8 +30,9 @@ export interface Executor {
   readonly insertsReturn?: boolean;
   /**
    * In a transaction: runs `statement` as its last, sent with the COMMIT in the same round trip where the engine
-   * makes that safe (PostgreSQL: a statement that fails aborts the transaction, so the COMMIT rolls it back, and the
-   * transaction throws the statement's error). Absent elsewhere: run the statement with `run` before the end.
+   * makes that safe (PostgreSQL: a statement that fails aborts the transaction, so the COMMIT rolls it back; MariaDB:
+   * both in one compound statement, which stops before the COMMIT), and the transaction throws the statement's error.
+   * Absent elsewhere (MySQL): run the statement with `run` before the end.
    */
   readonly runWithCommit?: (statement: Statement) => void;
 }

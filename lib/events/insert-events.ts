@@ -43,7 +43,7 @@ interface InsertEventsTemplate {
 const MARK = '\u0001';
 const marker = (i: number) => `${MARK}${i}${MARK}`;
 
-/** A resource's inserts differ by the columns they give: a few texts each; past this many, the oldest are let go. */
+/** A resource's inserts differ by the columns they give: a few texts each; past this many, all are built again. */
 const builtPerResource = 64;
 
 const templates = new WeakMap<SqlResource, InsertEventsTemplate | null>();
@@ -82,14 +82,12 @@ function buildStatement(
 ): string {
   const { table, columns, tokens, sql } = template;
   const params = new ParamList(shape, insert.params);
-  const origin = ['source', 'time', 'requestId', 'caller'].map(() => ({ sql: `CAST(${params.add('')} AS text)` }));
+  const origin = ['source', 'time', 'requestId', 'caller'].map(() => ({ sql: sql.asText(params.add('')) }));
   const createdAt = params.add(0);
   // one row, one event: its id is the write's, as changeEvents gives one
   const id = params.add('');
   const write = (pieces: readonly Piece[]) =>
-    joinLiterals(pieces)
-      .map((p) => ('sql' in p ? `(${p.sql})` : sql.literal(p.text)))
-      .join(' || ');
+    sql.concat(joinLiterals(pieces).map((p) => ('sql' in p ? `(${p.sql})` : sql.literal(p.text))));
   const frame = { resource: resource.name, table: table.name, verb: 'insert' as const, withBefore };
   // the event's text with a marker where each token goes, cut at the markers
   const marked = eventText(frame, {
@@ -104,17 +102,15 @@ function buildStatement(
     tokens.after,
   ];
   const event = marked.split(MARK).flatMap((part, i) => (i % 2 === 0 ? [{ text: part }] : (bySql[Number(part)] ?? [])));
+  const read = columns.map((column, i) => `${sql.insertedRow}.${shape.quoteIdentifier(column)} AS c${i}`);
+  // the row's values by alias, its event's id, and its ordering key's text (computed once: the key reads it thrice)
+  const row = `SELECT ${sql.asText(id)} AS rrs_id, ${read.join(', ')} FROM ${sql.insertedRow}`;
+  const keyed = `SELECT r.*, ${write(template.orderingKey)} AS rrs_key FROM (${row}) AS r`;
   const orderingKey = sql.orderingKey('r.rrs_key', orderingKeyMaxCharacters);
-  const eventSql = write(event);
-  const read = columns.map((column, i) => `w.${shape.quoteIdentifier(column)} AS c${i}`);
-  const text =
-    `WITH w AS (${insert.text}), ` +
-    `r AS (SELECT r.*, ${write(template.orderingKey)} AS rrs_key ` +
-    `FROM (SELECT CAST(${id} AS text) AS rrs_id, ${read.join(', ')} FROM w) AS r), ` +
-    `e AS (INSERT INTO ${outboxTable} (id, ordering_key, event, created_at, next_attempt_at) ` +
-    `SELECT r.rrs_id, ${orderingKey}, ${eventSql}, ${createdAt}, ${createdAt} FROM r) ` +
-    'SELECT * FROM w';
-  return text;
+  const addEvent =
+    `INSERT INTO ${outboxTable} (id, ordering_key, event, created_at, next_attempt_at) ` +
+    `SELECT r.rrs_id, ${orderingKey}, ${write(event)}, ${createdAt}, ${createdAt} FROM (${keyed}) AS r`;
+  return sql.statement(insert.text, addEvent);
 }
 
 /** Adjacent static pieces as one. */
@@ -166,7 +162,7 @@ function buildTemplate(shape: SqlShape, resource: SqlResource): InsertEventsTemp
     sql,
     built: new Map(),
     tokens: {
-      subject: sql.jsonString(keyTexts.join(` || ',' || `)),
+      subject: sql.jsonString(sql.concat(keyTexts.flatMap((t, i) => (i > 0 ? [sql.literal(','), t] : [t])))),
       key: members(keyColumns.map((column) => [column, column] as const)),
       after: members([...fields].map(([column, field]) => [field.label, column] as const)),
     },

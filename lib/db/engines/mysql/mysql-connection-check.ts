@@ -5,14 +5,14 @@
  * talks to one server for its life, so what it said holds for every statement it runs.
  */
 import type mysql from 'mysql2/promise';
-import { readServerInserts } from './mysql-server-inserts';
+import { mariadbSince, readServerInserts } from './mysql-server-inserts';
 import { refuseUnsafeSqlMode } from './mysql-sql-mode';
 
 export interface ConnectionFacts {
   /** INSERT ... RETURNING works on the connection's server. */
   readonly insertsReturn: boolean;
   /**
-   * The server runs a compound statement outside a stored program (`BEGIN NOT ATOMIC ... END`, MariaDB 10.1.1+):
+   * The server runs a compound statement outside a stored program (`BEGIN NOT ATOMIC ... END`, MariaDB 10.2+):
    * several statements sent as one, without the multi-statement protocol, stopping at the first that fails.
    */
   readonly compoundStatements: boolean;
@@ -36,7 +36,9 @@ export async function checkConnection(conn: mysql.PoolConnection): Promise<Conne
   const row = (rows as { mode?: unknown; version?: unknown }[])[0];
   refuseUnsafeSqlMode(String(row?.mode ?? ''));
   const version = String(row?.version ?? '');
-  const facts = { insertsReturn: readServerInserts({ version }).returning, compoundStatements: takesCompound(version) };
+  // MariaDB runs compound statements outside stored programs since 10.1.1; 10.2 is the first stable release with them
+  const compoundStatements = mariadbSince(version, 10, 2);
+  const facts = { insertsReturn: readServerInserts({ version }).returning, compoundStatements };
   known.set(conn.connection, facts);
   return facts;
 }
@@ -44,10 +46,4 @@ export async function checkConnection(conn: mysql.PoolConnection): Promise<Conne
 /** Refuses a connection whose session sql_mode reads SQL text differently; asks each connection once. */
 export async function requireSafeSqlMode(conn: mysql.PoolConnection): Promise<void> {
   await checkConnection(conn);
-}
-
-/** MariaDB 10.1.1 and later run `BEGIN NOT ATOMIC ... END` as a statement of its own; MySQL does not. */
-export function takesCompound(version: string): boolean {
-  const [major = 0, minor = 0] = (/^(\d+)\.(\d+)/.exec(version) ?? []).slice(1).map(Number);
-  return /mariadb/i.test(version) && (major > 10 || (major === 10 && minor >= 2));
 }

@@ -15,11 +15,15 @@ export const serverInsertsQuery = {
 
 /** What the answer to serverInsertsQuery says. */
 export function readServerInserts(row: Readonly<Record<string, Value>> | undefined): ServerInserts {
-  const version = String(row?.version ?? '');
-  const [major = 0, minor = 0] = (/^(\d+)\.(\d+)/.exec(version) ?? []).slice(1).map(Number);
-  if (/mariadb/i.test(version) && (major > 10 || (major === 10 && minor >= 5))) return { returning: true };
+  if (mariadbSince(String(row?.version ?? ''), 10, 5)) return { returning: true };
   const lockMode = Number(row?.lock_mode ?? Number.NaN);
   const step = Number(row?.step ?? Number.NaN);
   const consecutive = (lockMode === 0 || lockMode === 1) && Number.isInteger(step) && step >= 1;
   return consecutive ? { returning: false, idStep: step } : { returning: false };
+}
+
+/** The server's VERSION() names MariaDB `major`.`minor` or later. */
+export function mariadbSince(version: string, major: number, minor: number): boolean {
+  const [is = 0, isMinor = 0] = (/^(\d+)\.(\d+)/.exec(version) ?? []).slice(1).map(Number);
+  return /mariadb/i.test(version) && (is > major || (is === major && isMinor >= minor));
 }

@@ -1,6 +1,6 @@
 /**
- * PostgreSQL's SQL for a change event written by the INSERT that stores its row (lib/events/insert-events): each
- * value as the JSON token and the text a change event gives it (lib/serial/format-value's valueJson, and
+ * PostgreSQL's SQL for a change event written by the INSERT that stores its row (lib/events/insert-events), in one
+ * data-modifying WITH statement; each value as the JSON token and the text a change event gives it (lib/serial/format-value's valueJson, and
  * change-events' key texts), from the column as postgres.js reads it: every type as PostgreSQL's text of it
  * (postgres-options), but booleans and bytea, which it reads as a boolean and as bytes (written in base64). Pure.
  */
@@ -44,4 +44,9 @@ export const postgresEventSql: EventSql = {
   literal: (text: string) => `E'${text.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`,
   orderingKey: (expr: string, maxCharacters: number) =>
     `CASE WHEN char_length(${expr}) <= ${maxCharacters} THEN ${expr} ELSE 'sha256:' || encode(sha256(convert_to(${expr}, 'UTF8')), 'hex') END`,
+  concat: (parts) => parts.join(' || '),
+  asText: (expr) => `CAST(${expr} AS text)`,
+  // a data-modifying WITH: the INSERT's RETURNING is what the outbox's INSERT reads, and what the statement answers
+  insertedRow: 'w',
+  statement: (insert, addEvent) => `WITH w AS (${insert}), e AS (${addEvent}) SELECT * FROM w`,
 };
