@@ -137,9 +137,12 @@ export interface PgliteServerOptions {
   readonly maxConnections?: number;
 }
 
-/** An ErrorResponse (SQLSTATE 53300 too_many_connections), so clients report a real PostgreSQL error. */
-function tooManyConnections(): Buffer {
-  const fields = ['SFATAL', 'VFATAL', 'C53300', 'Msorry, too many clients already'];
+/**
+ * A FATAL ErrorResponse (53300 too_many_connections, 57P03 cannot_connect_now), so clients report a real PostgreSQL
+ * error.
+ */
+function fatalResponse(code: string, message: string): Buffer {
+  const fields = ['SFATAL', 'VFATAL', `C${code}`, `M${message}`];
   const body = Buffer.concat([...fields.map((field) => Buffer.from(`${field}\0`)), Buffer.from([0])]);
   const header = Buffer.alloc(5);
   header.write('E', 0);
@@ -150,7 +153,7 @@ function tooManyConnections(): Buffer {
 function acceptConnection(socket: Socket, queue: SessionQueue, handlers: Set<PGLiteSocketHandler>, max: number) {
   if (handlers.size >= max) {
     // Some clients keep their side open after a FATAL error; do not wait for them.
-    socket.end(tooManyConnections(), () => socket.destroy());
+    socket.end(fatalResponse('53300', 'sorry, too many clients already'), () => socket.destroy());
     return;
   }
   const queryQueue = queue as unknown as PGLiteSocketHandlerOptions['queryQueue'];
@@ -175,16 +178,33 @@ function listen(server: Server, host: string, port: number): Promise<number> {
   });
 }
 
-/** Serves `db` over TCP; `stop()` closes every connection and the listener (not the PGlite instance). */
-export async function startPgliteServer(db: PGlite, options: PgliteServerOptions = {}): Promise<PgliteServer> {
+/**
+ * Serves `db` over TCP; `stop()` closes every connection and the listener (not the PGlite instance). `db` may still
+ * be opening: the server listens at once, and a connection that comes before the database is open waits for it (its
+ * first messages wait in the socket); if it never opens, each connection is answered with that error and closed.
+ */
+export async function startPgliteServer(
+  db: PGlite | Promise<PGlite>,
+  options: PgliteServerOptions = {},
+): Promise<PgliteServer> {
   const host = options.host ?? '127.0.0.1';
-  const queue = new SessionQueue(db);
+  const queue = Promise.resolve(db).then((opened) => new SessionQueue(opened));
+  // a database that fails to open is its opener's to report; here it only closes the connections that waited
+  queue.catch(() => {});
   const handlers = new Set<PGLiteSocketHandler>();
   const sockets = new Set<Socket>();
   const server = createServer((socket) => {
     sockets.add(socket);
     socket.once('close', () => sockets.delete(socket));
-    acceptConnection(socket, queue, handlers, options.maxConnections ?? 100);
+    queue.then(
+      (opened) => {
+        if (!socket.destroyed) acceptConnection(socket, opened, handlers, options.maxConnections ?? 100);
+      },
+      (error: unknown) => {
+        const why = error instanceof Error ? error.message : String(error);
+        socket.end(fatalResponse('57P03', `the database could not be opened: ${why}`), () => socket.destroy());
+      },
+    );
   });
   const port = await listen(server, host, options.port ?? 0);
   return {

@@ -31,6 +31,8 @@ interface LocalDatabase {
   readonly env: Readonly<Record<string, string>>;
   /** The banner's lines about the database(s). */
   readonly description: readonly string[];
+  /** Resolves once the database answers (the embedded one opens while serverless-offline builds and starts). */
+  readonly ready: Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -58,27 +60,40 @@ async function openDemo(): Promise<PGlite> {
   return db;
 }
 
-/** PGlite in memory with the demo bookstore, served on a free port of 127.0.0.1. */
-export async function startEmbeddedDatabase(): Promise<LocalDatabase> {
+/**
+ * PGlite in memory with the demo bookstore, served on a free port of 127.0.0.1, returned as soon as it listens: its
+ * URL is known at once, and `ready` resolves once the demo is loaded and answers (connections wait until then).
+ */
+async function openEmbeddedDatabase(): Promise<LocalDatabase> {
   console.log('Starting PGlite (embedded PostgreSQL, in memory) with the demo bookstore...');
-  const db = await openDemo();
-  const server = await startPgliteServer(db, { maxConnections: MAX_CONNECTIONS });
+  const opening = openDemo();
+  const server = await startPgliteServer(opening, { maxConnections: MAX_CONNECTIONS });
   const url = server.url('bookstore');
   const stop = async () => {
     await server.stop();
-    await db.close();
+    await (await opening.catch(() => undefined))?.close();
   };
-  try {
-    await checkConnections(url);
-  } catch (error) {
-    await stop();
-    throw error;
-  }
+  const ready = opening
+    .then(() => checkConnections(url))
+    .catch(async (error: unknown) => {
+      await stop();
+      throw error;
+    });
+  // a failure is the caller's to report, through ready
+  ready.catch(() => {});
   return {
     env: { DATABASE_URL: url },
     description: [`Database: the demo bookstore in PGlite (in memory) at ${url}`],
+    ready,
     stop,
   };
+}
+
+/** PGlite in memory with the demo bookstore, served on a free port of 127.0.0.1, once it answers. */
+export async function startEmbeddedDatabase(): Promise<LocalDatabase> {
+  const database = await openEmbeddedDatabase();
+  await database.ready;
+  return database;
 }
 
 function readPort(raw: string | undefined): number {
@@ -173,13 +188,13 @@ function givenDatabases(env: NodeJS.ProcessEnv): [string, string][] {
  */
 async function openDatabase(): Promise<LocalDatabase> {
   const given = givenDatabases(process.env);
-  if (given.every(([name]) => name.startsWith('DATABASE_READ_URL'))) return startEmbeddedDatabase();
+  if (given.every(([name]) => name.startsWith('DATABASE_READ_URL'))) return openEmbeddedDatabase();
   const width = Math.max(...given.map(([name]) => name.length));
   const lines = given.map(([name, url]) => `  ${name.padEnd(width)}  ${maskUrl(url)}`);
   console.log('Using the databases as they are (not seeded; npm run demo:seed -- <url> loads the demo).');
   const rule =
     'A definition with <database default="x"> uses DATABASE_URL_X, else database x on the server of DATABASE_URL.';
-  return { env: {}, description: ['Databases:', ...lines, rule], stop: async () => {} };
+  return { env: {}, description: ['Databases:', ...lines, rule], ready: Promise.resolve(), stop: async () => {} };
 }
 
 /** Stops the child on Ctrl-C / SIGTERM (a second signal kills it), then the database; exits with the child. */
@@ -227,11 +242,16 @@ async function main(): Promise<void> {
   });
   // the handlers run in serverless-offline's workers; the change events' drain runs here, on the handlers' settings
   const events = handlerSettings({ ...process.env, ...database.env, DEFINITIONS_DIR: definitionsDir });
+  // the banner says the service is ready: once serverless-offline listens and the database answers
   let announced = false;
   const announce = () => {
-    if (!announced) void printBanner(port, definitionsDir, database, settings, events);
+    if (!announced) void database.ready.then(() => printBanner(port, definitionsDir, database, settings, events));
     announced = true;
   };
+  database.ready.catch((error: unknown) => {
+    console.error(`npm start failed: ${error instanceof Error ? error.message : String(error)}`);
+    child.kill('SIGTERM');
+  });
   pipeThrough(child.stdout as NodeJS.ReadableStream, process.stdout, announce);
   pipeThrough(child.stderr as NodeJS.ReadableStream, process.stderr, announce);
   const drains =

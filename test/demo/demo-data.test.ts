@@ -286,6 +286,38 @@ describe('PGlite over the wire protocol', () => {
     }
   });
 
+  it('the local server listens before its database is open: a connection waits for it, or is told why it failed', async () => {
+    let open: (opened: PGliteClass) => void = () => {};
+    const opening = new Promise<PGliteClass>((resolve) => {
+      open = resolve;
+    });
+    const server = await startPgliteServer(opening);
+    const early = postgres(server.url('bookstore'), { prepare: false, max: 1, connect_timeout: 5 });
+    try {
+      const answer = early.unsafe('select count(*)::int as n from t where id = $1', [1]);
+      let answered = false;
+      void answer.then(() => {
+        answered = true;
+      });
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(answered).toBe(false);
+      open(db);
+      expect(await answer).toEqual([{ n: 1 }]);
+    } finally {
+      await early.end();
+      await server.stop();
+    }
+
+    const failing = await startPgliteServer(Promise.reject(new Error('no data folder')));
+    const refused = postgres(failing.url('bookstore'), { prepare: false, max: 1, connect_timeout: 5 });
+    try {
+      await expect(refused`select 1`).rejects.toThrow('the database could not be opened: no data folder');
+    } finally {
+      await refused.end({ timeout: 0 });
+      await failing.stop();
+    }
+  });
+
   it('the local server rolls back what a vanished connection left open and refuses extra connections', async () => {
     const server = await startPgliteServer(db, { maxConnections: 2 });
     const lone = postgres(server.url('bookstore'), { prepare: false, max: 1 });
