@@ -96,8 +96,23 @@ export interface EventSql {
   concat(parts: readonly string[]): string;
   /** An expression (a parameter) as text. */
   asText(expr: string): string;
-  /** What `addEvent` reads the stored row from (every column, by its name). */
-  readonly insertedRow: string;
+  /** Whether a value of this column is written exactly (as the driver reads it); `dbType` when the query shows it. */
+  exact(type: ValueType, dbType?: string): boolean;
+  /**
+   * Where `addEvent` reads the stored row, for an INSERT into `table` (named `quoted.table` in SQL) that gives
+   * `given` columns: the FROM of the read, and each column as it reads there; undefined when this SQL cannot find
+   * the row in the same statement.
+   */
+  storedRow(
+    table: ResourceTable,
+    given: readonly string[],
+    quoted: { readonly table: string; readonly column: (name: string) => string },
+  ): { readonly from: string; readonly column: (name: string) => string } | undefined;
   /** The one statement: `insert` (RETURNING the row, as the answer's), and `addEvent` (the outbox's INSERT). */
   statement(insert: string, addEvent: string): string;
+  /**
+   * True where the one statement is worth it only prepared (DB_PREPARE): parsed on every call, it costs the database
+   * more than the write's transaction does.
+   */
+  readonly preparedOnly: boolean;
 }

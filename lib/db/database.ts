@@ -8,6 +8,11 @@ import type { Row, Value } from '../values';
 export interface Statement {
   readonly text: string;
   readonly params: readonly Value[];
+  /**
+   * Prepared where the connection prepares statements (DB_PREPARE), on MySQL too, where the others are bound on the
+   * client: its answer reads the same either way (lib/events/insert-events' statement).
+   */
+  readonly prepared?: boolean;
 }
 
 export type { Row } from '../values';

@@ -79,7 +79,8 @@ export interface ConnectOptions {
   readonly idleTimeoutS: number;
   /**
    * Named prepared statements, each parsed and planned once per connection; DB_PREPARE. They pin an RDS Proxy
-   * connection, so not on Lambda; an engine whose driver binds on the client (MySQL) ignores it.
+   * connection, so not on Lambda. MySQL binds values on the client, and prepares only the statements marked
+   * `prepared` (an insert's that adds its change event itself).
    */
   readonly prepare?: boolean;
 }

@@ -36,7 +36,7 @@ export function announcerFor(
   resource: SqlResource,
   operation: WriteOperation,
   origin: { readonly requestId?: string; readonly caller?: string },
-  settings: Pick<Config, 'events' | 'onLambda' | 'awsRegion'>,
+  settings: Pick<Config, 'events' | 'onLambda' | 'awsRegion' | 'dbPrepare'>,
 ): Announcer | undefined {
   const events = resource.events;
   if (!events?.on.includes(operation)) return undefined;
@@ -44,11 +44,17 @@ export function announcerFor(
   const shape = sqlShapeOf(resource.engine);
   const { source } = settings.events;
   const { requestId, caller } = origin;
-  const given = (): EventOrigin => ({ source, requestId, caller, time: Date.now(), newId: randomUUID });
-  const adding = operation === 'insert' ? insertAddingEvents(shape, resource) : undefined;
+  const now = (): EventOrigin => ({ source, requestId, caller, time: Date.now(), newId: randomUUID });
+  // an insert adds its own event where the engine's SQL can, and (MariaDB) where statements are prepared
+  const worthIt = !shape.eventSql?.preparedOnly || settings.dbPrepare === true;
+  const adding = operation === 'insert' && worthIt ? insertAddingEvents(shape, resource) : undefined;
+  const inInsert = (given: readonly string[]) => {
+    const add = adding?.(given);
+    return add && ((insert: Statement) => add(insert, events.before, now()));
+  };
   return {
-    announce: (tx, changes) => writeOutbox(tx, shape, changeEvents(resource, changes, events.before, given())),
-    ...(adding ? { inInsert: (insert: Statement) => adding(insert, events.before, given()) } : {}),
+    announce: (tx, changes) => writeOutbox(tx, shape, changeEvents(resource, changes, events.before, now())),
+    ...(adding ? { inInsert } : {}),
     committed: async () => {
       for (const nudge of nudges) nudge();
       if (!drainFunction) return undefined;

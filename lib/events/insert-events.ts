@@ -1,11 +1,11 @@
 /**
  * An INSERT of one row that adds the row's change event to the outbox itself, where the engine can (PostgreSQL: a
- * data-modifying WITH): one statement, atomic by itself, so an insert with events takes the one round trip and no
- * transaction, as an insert without them does. The event is the one changeEvents writes for the stored row: the same
+ * data-modifying WITH; MariaDB, with statements prepared: a compound statement that holds its own transaction): one
+ * statement, atomic by itself, so an insert with events takes the one round trip, as an insert without them does. The event is the one changeEvents writes for the stored row: the same
  * text, built by SQL from the row the INSERT gives back (its key, its shown fields), each value written as its column's
  * type says (the engine's EventSql). Where that cannot be exact (a shown field read as another type than its column's,
- * a column whose type the catalog does not give, a table hanging off another), there is no such INSERT and the event
- * follows in the write's transaction. Pure.
+ * a column whose type the catalog does not give, a column of a type the engine's SQL cannot write exactly, a table
+ * hanging off another), there is no such INSERT and the event follows in the write's transaction. Pure.
  */
 import type { Statement } from '../db/database';
 import { outboxTable } from '../event-tables';
@@ -21,6 +21,8 @@ import {
   orderingKeyText,
   originTokens,
 } from './change-events';
+
+type StoredRow = NonNullable<ReturnType<EventSql['storedRow']>>;
 
 /** Text pieces of an event, each static (a literal) or the SQL that writes it. */
 type Piece = { readonly text: string } | { readonly sql: string };
@@ -51,41 +53,54 @@ const templates = new WeakMap<SqlResource, InsertEventsTemplate | null>();
 /** Turns an INSERT of one row (RETURNING every column) into the statement that also adds the row's event. */
 export type InsertAddingEvents = (insert: Statement, withBefore: boolean, origin: EventOrigin) => Statement;
 
-/** How `resource`'s inserts add their events themselves, or undefined where they cannot (see above). */
-export function insertAddingEvents(shape: SqlShape, resource: SqlResource): InsertAddingEvents | undefined {
+/**
+ * How `resource`'s inserts add their events themselves, or undefined where they cannot (see above); an insert that
+ * gives the columns `given` may still not (MariaDB finds the stored row by a key the database generated). The
+ * statement is marked `prepared`: a connection that prepares statements (DB_PREPARE) prepares it.
+ */
+export function insertAddingEvents(
+  shape: SqlShape,
+  resource: SqlResource,
+): ((given: readonly string[]) => InsertAddingEvents | undefined) | undefined {
   const template = templateOf(shape, resource);
   if (!template) return undefined;
-  return (insert, withBefore, origin) => {
-    const key = `${withBefore}\n${insert.text}`;
-    let text = template.built.get(key);
-    if (text === undefined) {
-      text = buildStatement(shape, resource, template, insert, withBefore);
-      if (template.built.size >= builtPerResource) template.built.clear();
-      template.built.set(key, text);
-    }
-    const o = originTokens(resource, origin);
-    const given: Value[] = [o.source, o.time, o.requestId, o.caller, origin.time, origin.newId()];
-    return { text, params: [...insert.params, ...given.map((v) => shape.toParam(v))], returning: true } as Statement;
+  const quoted = { table: shape.quoteTable(template.table), column: (name: string) => shape.quoteIdentifier(name) };
+  return (given) => {
+    const stored = template.sql.storedRow(template.table, given, quoted);
+    if (!stored) return undefined;
+    return (insert, withBefore, origin) => {
+      const key = `${withBefore}\n${insert.text}`;
+      let text = template.built.get(key);
+      if (text === undefined) {
+        text = buildStatement(shape, resource, template, stored, insert, withBefore);
+        if (template.built.size >= builtPerResource) template.built.clear();
+        template.built.set(key, text);
+      }
+      const o = originTokens(resource, origin);
+      const values: Value[] = [o.source, o.time, o.requestId, o.caller, origin.time, origin.time, origin.newId()];
+      const params = [...insert.params, ...values.map((v) => shape.toParam(v))];
+      return { text, params, returning: true, prepared: true } as Statement;
+    };
   };
 }
 
 /**
  * The statement for `insert`: its parameters first, then the write's origin (source, time, request id and caller as
- * JSON text, and the time in ms) and the event's id. The rest of the event's text is written in it as literals.
+ * JSON text, and the time in ms, twice) and the event's id. The rest of the event's text is written in it as literals.
  */
 function buildStatement(
   shape: SqlShape,
   resource: SqlResource,
   template: InsertEventsTemplate,
+  stored: StoredRow,
   insert: Statement,
   withBefore: boolean,
 ): string {
   const { table, columns, tokens, sql } = template;
   const params = new ParamList(shape, insert.params);
+  // placeholders are added in the order they stand in the text (MySQL's are positional): the origin's in the event,
+  // the time it was written (twice), then the event's id (one row, one event, its id given as changeEvents' are)
   const origin = ['source', 'time', 'requestId', 'caller'].map(() => ({ sql: sql.asText(params.add('')) }));
-  const createdAt = params.add(0);
-  // one row, one event: its id is the write's, as changeEvents gives one
-  const id = params.add('');
   const write = (pieces: readonly Piece[]) =>
     sql.concat(joinLiterals(pieces).map((p) => ('sql' in p ? `(${p.sql})` : sql.literal(p.text))));
   const frame = { resource: resource.name, table: table.name, verb: 'insert' as const, withBefore };
@@ -102,14 +117,18 @@ function buildStatement(
     tokens.after,
   ];
   const event = marked.split(MARK).flatMap((part, i) => (i % 2 === 0 ? [{ text: part }] : (bySql[Number(part)] ?? [])));
-  const read = columns.map((column, i) => `${sql.insertedRow}.${shape.quoteIdentifier(column)} AS c${i}`);
+  const eventSql = write(event);
+  const createdAt = params.add(0);
+  const nextAttemptAt = params.add(0);
+  const id = params.add('');
+  const read = columns.map((column, i) => `${stored.column(column)} AS c${i}`);
   // the row's values by alias, its event's id, and its ordering key's text (computed once: the key reads it thrice)
-  const row = `SELECT ${sql.asText(id)} AS rrs_id, ${read.join(', ')} FROM ${sql.insertedRow}`;
+  const row = `SELECT ${sql.asText(id)} AS rrs_id, ${read.join(', ')} FROM ${stored.from}`;
   const keyed = `SELECT r.*, ${write(template.orderingKey)} AS rrs_key FROM (${row}) AS r`;
   const orderingKey = sql.orderingKey('r.rrs_key', orderingKeyMaxCharacters);
   const addEvent =
     `INSERT INTO ${outboxTable} (id, ordering_key, event, created_at, next_attempt_at) ` +
-    `SELECT r.rrs_id, ${orderingKey}, ${write(event)}, ${createdAt}, ${createdAt} FROM (${keyed}) AS r`;
+    `SELECT r.rrs_id, ${orderingKey}, ${eventSql}, ${createdAt}, ${nextAttemptAt} FROM (${keyed}) AS r`;
   return sql.statement(insert.text, addEvent);
 }
 
@@ -140,9 +159,16 @@ function buildTemplate(shape: SqlShape, resource: SqlResource): InsertEventsTemp
   if (!sql || !table || !types || tables.length !== 1 || table.links.length > 0) return undefined;
   const fields = fieldsByTable(resource).get(table.name) ?? new Map();
   const keyColumns = table.primaryKey.length > 0 ? table.primaryKey : [...fields.keys()];
-  // exact only where every value the event writes is read as its own column's type
-  if (keyColumns.length === 0 || keyColumns.some((column) => types[column] === undefined)) return undefined;
-  if ([...fields].some(([column, field]) => types[column] !== field.type)) return undefined;
+  // exact only where every value the event writes is read as its own column's type, one this SQL writes exactly
+  if (keyColumns.length === 0) return undefined;
+  const keyExact = (column: string) => {
+    const type = types[column];
+    return type !== undefined && sql.exact(type, fields.get(column)?.dbType);
+  };
+  if (!keyColumns.every(keyExact)) return undefined;
+  if ([...fields].some(([column, field]) => types[column] !== field.type || !sql.exact(field.type, field.dbType))) {
+    return undefined;
+  }
   const columns = [...new Set([...keyColumns, ...fields.keys()])];
   const alias = (column: string) => `r.c${columns.indexOf(column)}`;
   const typeOf = (column: string) => types[column] ?? 'string';

@@ -31,10 +31,10 @@ export type Announce = (tx: Executor, changes: readonly RowChange[]) => Promise<
 export interface WriteEvents {
   readonly announce: Announce;
   /**
-   * The INSERT of one row as the statement that also adds its event, where the engine and the resource allow one
-   * (lib/events/insert-events); undefined otherwise.
+   * For an insert of one row that gives `given` columns: how its INSERT becomes the statement that also adds its
+   * event, where the engine and the resource allow one (lib/events/insert-events); undefined otherwise.
    */
-  readonly inInsert?: (insert: Statement) => Statement;
+  readonly inInsert?: (given: readonly string[]) => ((insert: Statement) => Statement) | undefined;
 }
 
 /**
@@ -178,7 +178,7 @@ export async function executeWrite(
     const oneStatement = !check && !writtenKey && isOneStatement(resource, plan, insertsReturnOn(db, resource));
     if (oneStatement && !announce) return await write(oneStatementOn(db));
     // an insert of one row with events: one statement still, where it can add its event itself
-    const inInsert = oneStatement && plan.kind === 'insert' ? events?.inInsert : undefined;
+    const inInsert = oneStatement && plan.kind === 'insert' ? events?.inInsert?.(givenColumns(plan)) : undefined;
     if (inInsert) return await write(oneStatementOn(addingEvents(db, inInsert)));
     return await db.transaction(announced);
   } catch (error) {
@@ -189,6 +189,10 @@ export async function executeWrite(
 }
 
 const affected = (rowsAffected: number): WriteOutcome => ({ rowsAffected });
+
+/** The columns an insert of one row gives. */
+const givenColumns = (plan: WritePlan): string[] =>
+  plan.kind === 'insert' ? Object.keys(plan.rows[0]?.parent ?? {}) : [];
 
 /** `db` for an insert of one statement, whose INSERT adds its events itself. */
 function addingEvents(db: Executor, inInsert: (insert: Statement) => Statement): Executor {

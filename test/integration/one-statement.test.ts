@@ -164,6 +164,30 @@ describe.each(targets())('round trips of a write on $name', (target) => {
     });
   });
 
+  it('an insert of one row with change events, statements prepared (the server mode): one round trip', async () => {
+    await useService({ DATABASE_URL: proxy.url, DEFINITIONS_DIR: folder.path, DB_PREPARE: 'true', DB_POOL_SIZE: '1' });
+    try {
+      const insert = (label: string) =>
+        roundTrips({ method: 'POST', path: '/res/TagEvents', headers: form, body: `label=${label}` });
+      // the first prepares the statement on the connection (MariaDB: a round trip of its own)
+      expect((await insert('prepared-1'))[0]).toBe(200);
+      // MariaDB: one compound statement that holds its own transaction and adds the event from the stored row
+      expect(await insert('prepared-2')).toEqual([200, 1]);
+      const events = await db.exec('SELECT event FROM rrs_events ORDER BY seq');
+      const stored = await db.exec("SELECT tag_id FROM tag WHERE label = 'prepared-2'");
+      expect(JSON.parse(String(events[events.length - 1]?.event))).toMatchObject({
+        subject: String(stored[0]?.tag_id),
+        data: { after: { tag_id: Number(stored[0]?.tag_id), label: 'prepared-2', weight: null } },
+      });
+    } finally {
+      await db.exec('DELETE FROM rrs_events');
+      await useService({ DB_PREPARE: undefined, DB_POOL_SIZE: undefined });
+      // connects again, and reads the catalog again, before the next test counts its round trips
+      for (const name of ['Tag', 'TagEvents'])
+        expect((await invoke({ method: 'GET', path: `/res/${name}/1` })).status).toBe(200);
+    }
+  });
+
   it('an insert of one row with change events: one round trip more at most, none on PostgreSQL', async () => {
     expect((await invoke({ method: 'GET', path: '/res/TagEvents/1' })).status).toBe(200); // reads the catalog
     const [status, trips] = await roundTrips({
@@ -174,8 +198,9 @@ describe.each(targets())('round trips of a write on $name', (target) => {
     });
     expect(status).toBe(200);
     // PostgreSQL: the INSERT adds its event to the outbox in the same statement (WITH ... INSERT), one round trip as
-    // without events. MariaDB: a transaction of two compound statements, START TRANSACTION with the INSERT and the
-    // outbox's INSERT with the COMMIT (MySQL, which has no compound statements, would send four).
+    // without events. MariaDB, its statements not prepared (Lambda, npm start): a transaction of two compound
+    // statements, START TRANSACTION with the INSERT and the outbox's INSERT with the COMMIT (MySQL, which has no
+    // compound statements, would send four).
     expect(trips).toBe(target.engine === 'postgres' ? 1 : 2);
     expect(await count("label = 'ev'")).toBe(1);
     const [event, more] = await db.exec('SELECT event FROM rrs_events');

@@ -1,7 +1,8 @@
 /**
  * MySQL, MariaDB and Aurora MySQL (and RDS Proxy) through mysql2. Client-side parameter binding (`query`, not
- * server-side `execute`, which would pin RDS Proxy sessions); decimals, bigints and dates as strings;
- * tinyint(1) as boolean. Every statement runs on a connection held for it (or for its transaction), bounded on
+ * server-side `execute`, which would pin RDS Proxy sessions), but for a statement marked `prepared` where statements
+ * are prepared (DB_PREPARE: the server mode), which mysql2 prepares once per connection; decimals, bigints and dates
+ * as strings; tinyint(1) as boolean. Every statement runs on a connection held for it (or for its transaction), bounded on
  * the client side: a connection that failed at the network level or did not answer in time is destroyed, never
  * returned to the pool. A new connection is first asked its sql_mode, and refused under one that changes how SQL
  * text reads (mysql-sql-mode), and its server's version, in the same query (mysql-connection-check): where the server
@@ -45,7 +46,7 @@ export function connectMysql(url: string, options: ConnectOptions, source?: Pass
   /** What the last connection checked said of its server: what a statement run on the pool can count on. */
   let insertsReturn = false;
   const acquire = async (query: Statement) => {
-    const held = await acquireChecked(pool, options.statementTimeoutMs, query, source);
+    const held = await acquireChecked(pool, options, query, source);
     insertsReturn = held.insertsReturn;
     return held;
   };
@@ -92,10 +93,11 @@ export function connectMysql(url: string, options: ConnectOptions, source?: Pass
  */
 async function acquireChecked(
   pool: mysql.Pool,
-  statementTimeoutMs: number,
+  options: ConnectOptions,
   query: Statement,
   source?: PasswordSource,
 ): Promise<Held> {
+  const { statementTimeoutMs } = options;
   if (source?.kind === 'secret') setPoolPassword(pool, await passwordText(source));
   let conn: mysql.PoolConnection | undefined;
   try {
@@ -105,7 +107,7 @@ async function acquireChecked(
     const facts =
       checkedFacts(checking) ??
       (await answerWithin(checkConnection(checking), statementTimeoutMs, () => checking.destroy()));
-    return hold(conn, statementTimeoutMs, facts);
+    return hold(conn, statementTimeoutMs, facts, options.prepare === true);
   } catch (error) {
     // a connection refused for its sql_mode (or that failed its check) is never used again
     conn?.destroy();

@@ -39,7 +39,17 @@ interface Held {
   release(): void;
 }
 
-export function hold(conn: mysql.PoolConnection, statementTimeoutMs: number, facts: ConnectionFacts): Held {
+/**
+ * A statement marked `prepared` (lib/events/insert-events' MariaDB compound statement) is sent with mysql2's `execute`
+ * where the connection prepares statements (`prepare`, DB_PREPARE): prepared once per connection, its values sent
+ * apart; every other statement goes with `query`, its values written into its text.
+ */
+export function hold(
+  conn: mysql.PoolConnection,
+  statementTimeoutMs: number,
+  facts: ConnectionFacts,
+  prepare = false,
+): Held {
   let lost = false;
   /**
    * Out of the pool, and its socket closed now: mysql2's destroy only ends the socket, which then waits for a
@@ -52,11 +62,11 @@ export function hold(conn: mysql.PoolConnection, statementTimeoutMs: number, fac
   };
   const query = async (statement: Statement, sent = statement): Promise<[unknown, mysql.FieldPacket[]]> => {
     try {
-      return await answerWithin(
-        conn.query({ sql: sent.text, values: sent.params as Value[] }),
-        statementTimeoutMs,
-        destroy,
-      );
+      const options = { sql: sent.text, values: sent.params as Value[] };
+      const prepared = prepare && sent.prepared === true;
+      // execute answers as query does; its typings say less
+      const call = prepared ? (conn.execute(options) as ReturnType<typeof conn.query>) : conn.query(options);
+      return await answerWithin(call, statementTimeoutMs, destroy);
     } catch (error) {
       // a network failure (mysql2 marks it fatal) leaves nothing to reuse
       if ((error as { fatal?: unknown }).fatal === true) destroy();
@@ -67,7 +77,7 @@ export function hold(conn: mysql.PoolConnection, statementTimeoutMs: number, fac
     query,
     insertsReturn: facts.insertsReturn,
     compoundStatements: facts.compoundStatements,
-    runAs: async (statement, sent) => queryResultOf(compoundResult((await query(statement, sent))[0])),
+    runAs: async (statement, sent) => queryResultOf((await query(statement, sent))[0]),
     readEach: (statement, batchRows, each) =>
       readEach(conn, statementTimeoutMs, destroy, { statement, batchRows, each }),
     destroy,
@@ -108,15 +118,10 @@ async function readEach(
   }
 }
 
-/**
- * A compound statement answers with the result set of each statement in it that gives rows, then its own status (or
- * with the status alone): the first of them.
- */
-function compoundResult(result: unknown): unknown {
-  return Array.isArray(result) ? result[0] : result;
-}
-
-function queryResultOf(result: unknown): QueryResult {
+function queryResultOf(answer: unknown): QueryResult {
+  // a compound statement (a transaction's first or last, mysql-event-sql's) answers with the result set of each
+  // statement in it that gives rows, then its own status (or with the status alone): the rows are the first
+  const result = Array.isArray(answer) && Array.isArray(answer[0]) ? answer[0] : answer;
   if (Array.isArray(result)) return { rows: result as unknown as QueryResult['rows'], rowsAffected: result.length };
   const header = result as mysql.ResultSetHeader;
   return {

@@ -5,14 +5,16 @@
  * Pure.
  */
 import { format, type SqlValue } from 'sql-escaper';
-import type { InsertReadBack } from '../../../sql-shape';
+import type { EventSql, InsertReadBack } from '../../../sql-shape';
 import type { Value } from '../../../values';
 import { StandardSql } from '../standard-sql';
+import { mysqlEventSql } from './mysql-event-sql';
 import { mysqlEventTables } from './mysql-event-tables';
 import { readServerInserts, serverInsertsQuery } from './mysql-server-inserts';
 
 export class MysqlSql extends StandardSql {
   override readonly eventTables: readonly string[] = mysqlEventTables;
+  readonly eventSql: EventSql = mysqlEventSql;
 
   /**
    * MySQL has no INSERT ... RETURNING (MariaDB has since 10.5): a single row is read back by its key (or the insert

@@ -46,7 +46,11 @@ export const postgresEventSql: EventSql = {
     `CASE WHEN char_length(${expr}) <= ${maxCharacters} THEN ${expr} ELSE 'sha256:' || encode(sha256(convert_to(${expr}, 'UTF8')), 'hex') END`,
   concat: (parts) => parts.join(' || '),
   asText: (expr) => `CAST(${expr} AS text)`,
+  // every type is read as PostgreSQL's text of it (or as a boolean, or bytes), which this SQL writes alike
+  exact: () => true,
   // a data-modifying WITH: the INSERT's RETURNING is what the outbox's INSERT reads, and what the statement answers
-  insertedRow: 'w',
+  storedRow: (_table, _given, quoted) => ({ from: 'w', column: (name) => `w.${quoted.column(name)}` }),
   statement: (insert, addEvent) => `WITH w AS (${insert}), e AS (${addEvent}) SELECT * FROM w`,
+  // a WITH statement costs PostgreSQL about what the INSERT alone does, prepared or not
+  preparedOnly: false,
 };
