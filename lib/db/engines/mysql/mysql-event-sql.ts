@@ -5,11 +5,11 @@
  * generated (LAST_INSERT_ID()) to add its event to the outbox, and commits; a failure rolls it back and is raised as
  * it was. It is sent prepared (DB_PREPARE, the server mode): parsed on every call, it costs MariaDB about twice what
  * the write's transaction does, so without DB_PREPARE an insert takes the transaction. Each value is written as the
- * JSON token and text a change event gives it (valueJson and the key texts) from the column as mysql2 reads it from a
- * prepared statement's answer: integers and decimals as the server's text, bytes in base64, texts as they are. Other
- * types (floats, which mysql2 reads as a JS number and prints its own way; booleans, dates and times, which it reads
- * from a prepared statement's answer otherwise than from a query's; bit, geometry...) are not written here: such a
- * resource's insert takes a transaction. Pure.
+ * JSON token and text a change event gives it (valueJson and the key texts) from the column as mysql2 reads it, from
+ * a prepared statement's answer as from a query's (test/integration/insert-events compares the two): integers,
+ * decimals, dates and times as the server's text, tinyint(1) as a boolean, bytes in base64, texts as they are. A
+ * float (which mysql2 reads as a JS number and prints its own way) and any type but these (bit, geometry...) are not
+ * written here: such a resource's insert takes a transaction. Pure.
  */
 import { escape as escapeValue } from 'sql-escaper';
 import type { ValueType } from '../../../resource';
