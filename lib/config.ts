@@ -28,8 +28,8 @@ export interface Config {
   readonly idleTimeoutS: number;
   /**
    * DB_PREPARE: PostgreSQL statements are prepared once per connection (named), for a process that talks to the
-   * database directly (`npm run serve` sets it by default). Unset (Lambda): unnamed statements, which never pin an
-   * RDS Proxy connection.
+   * database directly (`npm run serve` sets it by default), and so is MariaDB's one statement for an insert with
+   * change events. Unset (Lambda): unnamed statements, which never pin an RDS Proxy connection.
    */
   readonly dbPrepare?: boolean;
   readonly maxBodyBytes: number;
