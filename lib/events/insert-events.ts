@@ -1,11 +1,12 @@
 /**
  * An INSERT of one row that adds the row's change event to the outbox itself, where the engine can (PostgreSQL: a
  * data-modifying WITH; MariaDB, with statements prepared: a compound statement that holds its own transaction): one
- * statement, atomic by itself, so an insert with events takes the one round trip, as an insert without them does. The event is the one changeEvents writes for the stored row: the same
- * text, built by SQL from the row the INSERT gives back (its key, its shown fields), each value written as its column's
- * type says (the engine's EventSql). Where that cannot be exact (a shown field read as another type than its column's,
- * a column whose type the catalog does not give, a column of a type the engine's SQL cannot write exactly, a table
- * hanging off another), there is no such INSERT and the event follows in the write's transaction. Pure.
+ * statement, atomic by itself, so an insert with events takes the one round trip, as an insert without them does. The
+ * event is the one changeEvents writes for the stored row: the same text, built by SQL from the row the INSERT gives
+ * back (its key, its shown fields), each value written as its column's type says (the engine's EventSql). Where that
+ * cannot be exact (a shown field read as another type than its column's, a column whose type the catalog does not give,
+ * a column of a type the engine's SQL cannot write exactly, a table hanging off another), there is no such INSERT and
+ * the event follows in the write's transaction. Pure.
  */
 import type { Statement } from '../db/database';
 import { outboxTable } from '../event-tables';
@@ -30,6 +31,8 @@ type Piece = { readonly text: string } | { readonly sql: string };
 /** What a resource's inserts with events write, but for the write's own statement and origin. */
 interface InsertEventsTemplate {
   readonly table: ResourceTable;
+  /** The table's name and its columns' names as SQL (what EventSql.storedRow reads the row by). */
+  readonly quoted: { readonly table: string; readonly column: (name: string) => string };
   /** The columns the event reads from the stored row (each once), by their alias in the statement. */
   readonly columns: readonly string[];
   /** The SQL of the event's subject, key and after (eventText's tokens), over those aliases. */
@@ -64,9 +67,8 @@ export function insertAddingEvents(
 ): ((given: readonly string[]) => InsertAddingEvents | undefined) | undefined {
   const template = templateOf(shape, resource);
   if (!template) return undefined;
-  const quoted = { table: shape.quoteTable(template.table), column: (name: string) => shape.quoteIdentifier(name) };
   return (given) => {
-    const stored = template.sql.storedRow(template.table, given, quoted);
+    const stored = template.sql.storedRow(template.table, given, template.quoted);
     if (!stored) return undefined;
     return (insert, withBefore, origin) => {
       const key = `${withBefore}\n${insert.text}`;
@@ -160,15 +162,12 @@ function buildTemplate(shape: SqlShape, resource: SqlResource): InsertEventsTemp
   const fields = fieldsByTable(resource).get(table.name) ?? new Map();
   const keyColumns = table.primaryKey.length > 0 ? table.primaryKey : [...fields.keys()];
   // exact only where every value the event writes is read as its own column's type, one this SQL writes exactly
-  if (keyColumns.length === 0) return undefined;
-  const keyExact = (column: string) => {
+  const exact = (column: string) => {
     const type = types[column];
-    return type !== undefined && sql.exact(type, fields.get(column)?.dbType);
+    const field = fields.get(column);
+    return type !== undefined && (!field || field.type === type) && sql.exact(type, field?.dbType);
   };
-  if (!keyColumns.every(keyExact)) return undefined;
-  if ([...fields].some(([column, field]) => types[column] !== field.type || !sql.exact(field.type, field.dbType))) {
-    return undefined;
-  }
+  if (keyColumns.length === 0 || !keyColumns.every(exact) || ![...fields.keys()].every(exact)) return undefined;
   const columns = [...new Set([...keyColumns, ...fields.keys()])];
   const alias = (column: string) => `r.c${columns.indexOf(column)}`;
   const typeOf = (column: string) => types[column] ?? 'string';
@@ -184,6 +183,7 @@ function buildTemplate(shape: SqlShape, resource: SqlResource): InsertEventsTemp
   const arrayStart = orderingKeyText(resource.name, table.name, []).slice(0, -1);
   return {
     table,
+    quoted: { table: shape.quoteTable(table), column: (name: string) => shape.quoteIdentifier(name) },
     columns,
     sql,
     built: new Map(),

@@ -1,13 +1,13 @@
 /**
  * MySQL, MariaDB and Aurora MySQL (and RDS Proxy) through mysql2. Client-side parameter binding (`query`, not
  * server-side `execute`, which would pin RDS Proxy sessions), but for a statement marked `prepared` where statements
- * are prepared (DB_PREPARE: the server mode), which mysql2 prepares once per connection; decimals, bigints and dates
- * as strings; tinyint(1) as boolean. Every statement runs on a connection held for it (or for its transaction), bounded on
- * the client side: a connection that failed at the network level or did not answer in time is destroyed, never
- * returned to the pool. A new connection is first asked its sql_mode, and refused under one that changes how SQL
- * text reads (mysql-sql-mode), and its server's version, in the same query (mysql-connection-check): where the server
- * takes INSERT ... RETURNING, a transaction on the connection uses it, and so does a statement on the pool once the
- * last connection checked said so.
+ * are prepared (DB_PREPARE: the server mode), which mysql2 prepares once per connection; decimals, bigints and dates as
+ * strings; tinyint(1) as boolean. Every statement runs on a connection held for it (or for its transaction), bounded on
+ * the client side: a connection that failed at the network level or did not answer in time is destroyed, never returned
+ * to the pool. A new connection is first asked its sql_mode, and refused under one that changes how SQL text reads
+ * (mysql-sql-mode), and its server's version, in the same query (mysql-connection-check): where the server takes INSERT
+ * ... RETURNING, a transaction on the connection uses it, and so does a statement on the pool once the last connection
+ * checked said so.
  */
 import mysql from 'mysql2/promise';
 import { observeDatabaseCall } from '../../../request-context';

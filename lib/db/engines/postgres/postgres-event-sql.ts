@@ -1,8 +1,9 @@
 /**
  * PostgreSQL's SQL for a change event written by the INSERT that stores its row (lib/events/insert-events), in one
- * data-modifying WITH statement; each value as the JSON token and the text a change event gives it (lib/serial/format-value's valueJson, and
- * change-events' key texts), from the column as postgres.js reads it: every type as PostgreSQL's text of it
- * (postgres-options), but booleans and bytea, which it reads as a boolean and as bytes (written in base64). Pure.
+ * data-modifying WITH statement; each value as the JSON token and the text a change event gives it
+ * (lib/serial/format-value's valueJson, and change-events' key texts), from the column as postgres.js reads it: every
+ * type as PostgreSQL's text of it (postgres-options), but booleans and bytea, which it reads as a boolean and as bytes
+ * (written in base64). Pure.
  */
 import type { ValueType } from '../../../resource';
 import type { EventSql } from '../../../sql-shape';
